@@ -1,0 +1,68 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ava-labs/avalanchego/utils/formatting/address"
+)
+
+// Validators for the items of address-list parameters (see parseList). They
+// return errors phrased to follow the offending value in a 400 message.
+
+// primaryAddressValidator accepts X/P-chain addresses of the network with
+// bech32 prefix hrp, optionally preceded by a chain letter and a dash
+// ("P-fuji1...", "X-fuji1...", "C-fuji1...", or bare "fuji1...").
+func primaryAddressValidator(hrp string) func(string) error {
+	return func(s string) error {
+		_, err := parsePrimaryAddress(s, hrp)
+		return err
+	}
+}
+
+// parsePrimaryAddress returns the 20-byte address of s (see
+// primaryAddressValidator for the accepted forms).
+func parsePrimaryAddress(s, hrp string) ([]byte, error) {
+	bech := s
+	if chain, rest, found := strings.Cut(s, "-"); found {
+		switch strings.ToUpper(chain) {
+		case "P", "X", "C":
+			bech = rest
+		default:
+			return nil, fmt.Errorf("has an unknown chain prefix %q: want P-, X- or C-", chain+"-")
+		}
+	}
+	gotHRP, addr, err := address.ParseBech32(bech)
+	if err != nil {
+		return nil, fmt.Errorf("is not a bech32 address: %w", err)
+	}
+	if gotHRP != hrp {
+		return nil, fmt.Errorf("belongs to network prefix %q; this node's addresses start with %q", gotHRP, hrp)
+	}
+	if len(addr) != 20 {
+		return nil, fmt.Errorf("has %d bytes; want 20", len(addr))
+	}
+	return addr, nil
+}
+
+// validateEVMAddress accepts 0x-prefixed 20-byte hex addresses, any case.
+func validateEVMAddress(s string) error {
+	hexPart, ok := strings.CutPrefix(s, "0x")
+	if !ok {
+		hexPart, ok = strings.CutPrefix(s, "0X")
+	}
+	if !ok || len(hexPart) != 40 {
+		return errors.New("is not an EVM address: want 0x followed by 40 hex digits")
+	}
+	for _, r := range hexPart {
+		if !isHexDigit(r) {
+			return errors.New("is not an EVM address: want 0x followed by 40 hex digits")
+		}
+	}
+	return nil
+}
+
+func isHexDigit(r rune) bool {
+	return (r >= '0' && r <= '9') || (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F')
+}

@@ -1,0 +1,109 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/store"
+)
+
+// routeAvgTPS names the average TPS route in page tokens, metrics and logs.
+const routeAvgTPS = "avgTps"
+
+// AverageTPS returns the average transactions per second of one daily bucket.
+//
+// A complete day is averaged over all of its store.BucketSeconds (86400)
+// seconds: TxCount / 86400. The chain's newest bucket (the day containing its
+// latest indexed block, i.e. the bucket with the largest Start) is still in
+// progress on-chain, so it is averaged over the part of the day that has
+// elapsed on-chain, from the bucket start through its newest block inclusive:
+// TxCount / (LastBlockTs - Start + 1). Block time rather than wall-clock time
+// is used so that the value depends only on indexed blocks and anyone can
+// recompute it from the chain. The divisor is clamped to [1, 86400] to stay
+// finite on inconsistent input.
+func AverageTPS(bucket store.TPSBucket, newest bool) float64 {
+	seconds := int64(store.BucketSeconds)
+	if newest {
+		seconds = min(max(bucket.LastBlockTs-bucket.Start+1, 1), store.BucketSeconds)
+	}
+	return float64(bucket.TxCount) / float64(seconds)
+}
+
+// tpsPoint is one result of the average TPS endpoint.
+type tpsPoint struct {
+	Timestamp int64   `json:"timestamp"`
+	Value     float64 `json:"value"`
+}
+
+// avgTPSResponse is the body of the average TPS endpoint (spec, Average TPS
+// response). nextPageToken is omitted on the last page, never null.
+type avgTPSResponse struct {
+	Results       []tpsPoint `json:"results"`
+	Status        int        `json:"status"`
+	LastRun       int64      `json:"lastRun"`
+	NextPageToken string     `json:"nextPageToken,omitempty"`
+}
+
+// serveAvgTPS handles GET {metrics_url}/v1/avg_tps/{chainId}: daily average
+// TPS of the P, X or C chain, newest day first, paged by pageToken (and
+// pageSize, 1..100, default 10, an avadata extension).
+func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
+	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.backend.Network())
+	if err != nil {
+		return err
+	}
+	query := r.URL.Query()
+	pageSize, err := parsePageSize(query, standardPageSize())
+	if err != nil {
+		return err
+	}
+	// The chain is the only filter; its canonical name makes tokens work
+	// whichever alias or ID the client used.
+	filters := NewFilterHash(routeAvgTPS, chain.String())
+	before, err := s.pagePosition(query.Get(paramPageToken), routeAvgTPS, filters, MetricsPageTokenLifetime)
+	if err != nil {
+		return err
+	}
+
+	// One extra bucket tells whether another page exists.
+	buckets, err := s.backend.TPSBuckets(r.Context(), chain, before, pageSize+1)
+	if err != nil {
+		return fmt.Errorf("reading TPS buckets of the %s-chain before %d: %w", chain, before, err)
+	}
+	hasMore := len(buckets) > pageSize
+	if hasMore {
+		buckets = buckets[:pageSize]
+	}
+
+	resp := avgTPSResponse{
+		Results: make([]tpsPoint, len(buckets)),
+		Status:  http.StatusOK,
+		LastRun: s.lastRun(chain),
+	}
+	for i, bucket := range buckets {
+		// Only the first bucket of the first page can be the chain's newest.
+		newest := before == 0 && i == 0
+		resp.Results[i] = tpsPoint{Timestamp: bucket.Start, Value: AverageTPS(bucket, newest)}
+	}
+	if hasMore {
+		if resp.NextPageToken, err = s.issuePageToken(routeAvgTPS, filters, buckets[len(buckets)-1].Start); err != nil {
+			return err
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// lastRun is the Unix time of the chain follower's last write to the store,
+// or 0 if it has not written yet.
+func (s *server) lastRun(chain netinfo.Chain) int64 {
+	for _, st := range s.backend.Statuses() {
+		if st.Chain == chain && !st.LastApplied.IsZero() {
+			return st.LastApplied.Unix()
+		}
+	}
+	return 0
+}

@@ -1,0 +1,186 @@
+package handlers
+
+import (
+	"testing"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/constants"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+const (
+	pChainID      = "11111111111111111111111111111111LpoYY"
+	mainnetXChain = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+	mainnetCChain = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
+	fujiXChain    = "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"
+	fujiCChain    = "yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp"
+)
+
+func fujiInfo() netinfo.Info {
+	x, _ := ids.FromString(fujiXChain)
+	c, _ := ids.FromString(fujiCChain)
+	return netinfo.Info{NetworkID: constants.FujiID, ChainIDs: [3]ids.ID{ids.Empty, x, c}, EVMChainID: 43113}
+}
+
+func TestWellKnownChainIDsParse(t *testing.T) {
+	for _, f := range wellKnownChainIDs() {
+		id, err := ids.FromString(f.id)
+		require.NoError(t, err, f.id)
+		require.Equal(t, f.id, id.String())
+	}
+	require.Equal(t, pChainID, ids.Empty.String())
+}
+
+func TestResolveNetwork(t *testing.T) {
+	custom := localInfo()
+	custom.NetworkID = 88888
+	tests := []struct {
+		name    string
+		node    netinfo.Info
+		segment string
+		wantErr []string
+	}{
+		{name: "local on local", node: localInfo(), segment: "local"},
+		{name: "case-insensitive", node: localInfo(), segment: "Local"},
+		{name: "mainnet on local", node: localInfo(), segment: "mainnet",
+			wantErr: []string{"this node serves network 'local'; request was for 'mainnet'"}},
+		{name: "fuji on local", node: localInfo(), segment: "fuji", wantErr: []string{"serves network 'local'", "'fuji'"}},
+		{name: "fuji on fuji", node: fujiInfo(), segment: "fuji"},
+		{name: "testnet is fuji", node: fujiInfo(), segment: "testnet"},
+		{name: "local on fuji", node: fujiInfo(), segment: "local", wantErr: []string{"serves network 'fuji'"}},
+		{name: "unknown name", node: localInfo(), segment: "devnet",
+			wantErr: []string{"network", "'devnet'", "'mainnet', 'fuji', 'testnet', 'local'"}},
+		{name: "custom network by its name", node: custom, segment: "network-88888"},
+		{name: "unknown on custom lists its name", node: custom, segment: "x", wantErr: []string{"'network-88888'"}},
+		{name: "mainnet on custom", node: custom, segment: "mainnet", wantErr: []string{"serves network 'network-88888'"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := resolveNetwork(tt.segment, tt.node)
+			if tt.wantErr != nil {
+				requireBadRequest(t, err, tt.wantErr...)
+				return
+			}
+			require.NoError(t, err)
+		})
+	}
+}
+
+func TestResolveBlockchain(t *testing.T) {
+	all := netinfo.Chains
+	pOnly := []netinfo.Chain{netinfo.P}
+	node := localInfo()
+	tests := []struct {
+		name    string
+		segment string
+		allowed []netinfo.Chain
+		want    netinfo.Chain
+		wantErr []string
+	}{
+		{name: "p alias", segment: "p-chain", allowed: all, want: netinfo.P},
+		{name: "x alias", segment: "x-chain", allowed: all, want: netinfo.X},
+		{name: "c alias", segment: "c-chain", allowed: all, want: netinfo.C},
+		{name: "alias any case", segment: "X-Chain", allowed: all, want: netinfo.X},
+		{name: "p id", segment: pChainID, allowed: all, want: netinfo.P},
+		{name: "local x id", segment: testXChainID.String(), allowed: all, want: netinfo.X},
+		{name: "local c id", segment: testCChainID.String(), allowed: all, want: netinfo.C},
+		{name: "mainnet x id", segment: mainnetXChain, allowed: all,
+			wantErr: []string{"blockchainId", "x-chain of mainnet", "serves network 'local'", testXChainID.String()}},
+		{name: "fuji c id", segment: fujiCChain, allowed: all,
+			wantErr: []string{"blockchainId", "c-chain of fuji", testCChainID.String()}},
+		{name: "garbage", segment: "nope", allowed: all, wantErr: []string{"invalid blockchainId 'nope'", "'p-chain'", "'c-chain'"}},
+		{name: "short node alias is not a Data API alias", segment: "P", allowed: all, wantErr: []string{"invalid blockchainId 'P'"}},
+		{name: "not allowed here", segment: "x-chain", allowed: pOnly,
+			wantErr: []string{"not supported by this endpoint", "allowed: 'p-chain' (" + pChainID + ")"}},
+		{name: "not allowed by id", segment: testCChainID.String(), allowed: pOnly, wantErr: []string{"not supported"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := resolveBlockchain(tt.segment, node, tt.allowed)
+			if tt.wantErr != nil {
+				requireBadRequest(t, err, tt.wantErr...)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestResolveBlockchainOnMainnetIDs(t *testing.T) {
+	x, err := ids.FromString(mainnetXChain)
+	require.NoError(t, err)
+	c, err := ids.FromString(mainnetCChain)
+	require.NoError(t, err)
+	mainnet := netinfo.Info{NetworkID: constants.MainnetID, ChainIDs: [3]ids.ID{ids.Empty, x, c}, EVMChainID: 43114}
+
+	got, err := resolveBlockchain(mainnetXChain, mainnet, netinfo.Chains)
+	require.NoError(t, err, "the node's own well-known ID is accepted")
+	require.Equal(t, netinfo.X, got)
+
+	_, err = resolveBlockchain(fujiXChain, mainnet, netinfo.Chains)
+	requireBadRequest(t, err, "x-chain of fuji", "serves network 'mainnet'")
+}
+
+func TestResolveEVMChain(t *testing.T) {
+	node := localInfo()
+	tests := []struct {
+		name    string
+		segment string
+		wantErr []string
+	}{
+		{name: "evm chain id", segment: "43112"},
+		{name: "c-chain blockchain id", segment: testCChainID.String()},
+		{name: "mainnet evm id", segment: "43114", wantErr: []string{"chainId 43114", "mainnet", "43112"}},
+		{name: "fuji evm id", segment: "43113", wantErr: []string{"chainId 43113", "fuji"}},
+		{name: "mainnet c id", segment: mainnetCChain, wantErr: []string{"chainId", "c-chain of mainnet"}},
+		{name: "unknown number", segment: "1", wantErr: []string{"unsupported chainId '1'", "43112"}},
+		{name: "p-chain is not EVM", segment: pChainID, wantErr: []string{"unsupported chainId", "C-chain only"}},
+		{name: "alias is not accepted", segment: "c-chain", wantErr: []string{"unsupported chainId"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := resolveEVMChain(tt.segment, node)
+			if tt.wantErr != nil {
+				requireBadRequest(t, err, tt.wantErr...)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, netinfo.C, got)
+		})
+	}
+}
+
+func TestResolveMetricsChain(t *testing.T) {
+	node := localInfo()
+	tests := []struct {
+		segment string
+		want    netinfo.Chain
+		wantErr []string
+	}{
+		{segment: "43112", want: netinfo.C},
+		{segment: testCChainID.String(), want: netinfo.C},
+		{segment: "c-chain", want: netinfo.C},
+		{segment: "p-chain", want: netinfo.P},
+		{segment: "x-chain", want: netinfo.X},
+		{segment: pChainID, want: netinfo.P},
+		{segment: testXChainID.String(), want: netinfo.X},
+		{segment: "43114", wantErr: []string{"mainnet"}},
+		{segment: fujiXChain, wantErr: []string{"x-chain of fuji"}},
+		{segment: "7", wantErr: []string{"unsupported chainId '7'", "'p-chain'", "43112"}},
+		{segment: "bogus", wantErr: []string{"unsupported chainId 'bogus'"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.segment, func(t *testing.T) {
+			got, err := resolveMetricsChain(tt.segment, node)
+			if tt.wantErr != nil {
+				requireBadRequest(t, err, tt.wantErr...)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}

@@ -1,0 +1,30 @@
+// Package handlers is avadata's HTTP layer: the REST Data API, the metrics
+// service and a small JSON-RPC endpoint, served from the node's own HTTP
+// server.
+//
+// # Mounting
+//
+// The VM returns the handler of New under its handler keys "" and
+// "/{rest:.*}". The node then passes every request for
+// /ext/bc/<chainID or alias>[/...] with its full path; the handler strips the
+// first three segments itself, because the chain segment varies. Everything
+// below is relative to that base URL ({base_url}). The metrics service is
+// mounted at {metrics_url} = {base_url}/metrics, so the average TPS endpoint
+// is GET {base_url}/metrics/v1/avg_tps/{chainId}.
+//
+// # Replies
+//
+// Every reply, success or error, is JSON with Content-Type application/json.
+// Errors carry the spec body {"message", "error", "statusCode"}; on the
+// metrics service "message" is an array of strings. Optional fields are
+// omitted, never null. Unknown query parameters are ignored; a bad value of a
+// known one is a 400 that names the parameter and what it accepts.
+//
+// # Clients and limits
+//
+// API keys are optional (x-data-api-key or x-glacier-api-key). Plugins see
+// neither the caller's address nor the Host header, so the API key is the
+// only client identity: each configured key has its own token bucket, and all
+// requests without a key share one anonymous bucket. See Config for the
+// limits and ratelimit.go for the details.
+package handlers

@@ -1,0 +1,242 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/constants"
+	"github.com/ava-labs/avalanchego/utils/logging"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/store"
+)
+
+// Chain IDs of the fake local network. The P-chain ID is the same on every
+// network (ids.Empty).
+var (
+	testXChainID = ids.ID{'x'}
+	testCChainID = ids.ID{'c'}
+)
+
+func localInfo() netinfo.Info {
+	return netinfo.Info{
+		NetworkID:  constants.LocalID,
+		ChainIDs:   [3]ids.ID{ids.Empty, testXChainID, testCChainID},
+		EVMChainID: 43112,
+	}
+}
+
+// fakeBackend is an in-memory Backend. Buckets are kept newest first, as the
+// store returns them.
+type fakeBackend struct {
+	mu       sync.Mutex
+	info     netinfo.Info
+	statuses []follower.Status
+	buckets  map[netinfo.Chain][]store.TPSBucket
+	key      []byte
+	tpsErr   error
+	panicMsg string // Statuses panics with it when set
+	tpsCalls []tpsCall
+}
+
+type tpsCall struct {
+	chain  netinfo.Chain
+	before int64
+	limit  int
+}
+
+func newFakeBackend() *fakeBackend {
+	return &fakeBackend{
+		info:    localInfo(),
+		buckets: map[netinfo.Chain][]store.TPSBucket{},
+		key:     []byte("test page token key"),
+	}
+}
+
+func (f *fakeBackend) Network() netinfo.Info { return f.info }
+
+func (f *fakeBackend) Statuses() []follower.Status {
+	if f.panicMsg != "" {
+		panic(f.panicMsg)
+	}
+	return f.statuses
+}
+
+func (f *fakeBackend) TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.tpsCalls = append(f.tpsCalls, tpsCall{chain: chain, before: before, limit: limit})
+	if f.tpsErr != nil {
+		return nil, f.tpsErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []store.TPSBucket
+	for _, b := range f.buckets[chain] {
+		if before != 0 && b.Start >= before {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func (f *fakeBackend) PageTokenKey() []byte { return f.key }
+
+// fakeController records follower commands.
+type fakeController struct {
+	mu      sync.Mutex
+	paused  []netinfo.Chain
+	resumed []netinfo.Chain
+	err     error
+}
+
+func (c *fakeController) PauseFollower(chain netinfo.Chain) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.paused = append(c.paused, chain)
+	return c.err
+}
+
+func (c *fakeController) ResumeFollower(chain netinfo.Chain) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.resumed = append(c.resumed, chain)
+	return c.err
+}
+
+// fakeClock is a settable clock for page tokens and rate limits.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_700_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// testAPI bundles a handler with its fakes.
+type testAPI struct {
+	handler http.Handler
+	backend *fakeBackend
+	clock   *fakeClock
+	reg     *prometheus.Registry
+}
+
+// testConfig has limits high enough that ordinary tests never hit them.
+func testConfig() Config {
+	return Config{
+		APIKeys:        []string{"known-key"},
+		AnonymousRPS:   1000,
+		AnonymousBurst: 100_000,
+		KeyRPS:         1000,
+		KeyBurst:       100_000,
+		Version:        "v-test",
+	}
+}
+
+func newTestAPI(t *testing.T, cfg Config, backend *fakeBackend, ctrl Controller) *testAPI {
+	t.Helper()
+	clock := newFakeClock()
+	reg := prometheus.NewRegistry()
+	h, err := newHandler(cfg, backend, ctrl, logging.NoLog{}, reg, clock.Now)
+	require.NoError(t, err)
+	return &testAPI{handler: h, backend: backend, clock: clock, reg: reg}
+}
+
+// request performs one request; headers are name/value pairs.
+func (a *testAPI) request(t *testing.T, method, path, body string, headers ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	var reader io.Reader
+	if body != "" {
+		reader = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, "http://node"+path, reader)
+	// The node forwards neither the client's address nor its Host.
+	req.RemoteAddr = ""
+	req.Host = ""
+	require.Zero(t, len(headers)%2, "headers must be name/value pairs")
+	for i := 0; i < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	a.handler.ServeHTTP(rec, req)
+	return rec
+}
+
+func (a *testAPI) get(t *testing.T, path string, headers ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	return a.request(t, http.MethodGet, path, "", headers...)
+}
+
+// requireJSON checks status and content type and decodes the body into v.
+func requireJSON(t *testing.T, rec *httptest.ResponseRecorder, status int, v any) {
+	t.Helper()
+	require.Equal(t, status, rec.Code, "body: %s", rec.Body.String())
+	require.True(t, strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json"),
+		"content type %q", rec.Header().Get("Content-Type"))
+	if v != nil {
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), v), "body: %s", rec.Body.String())
+	}
+}
+
+// requireDataError checks a data-service error body (message is a string)
+// and that the message contains every fragment.
+func requireDataError(t *testing.T, rec *httptest.ResponseRecorder, status int, fragments ...string) string {
+	t.Helper()
+	var body map[string]any
+	requireJSON(t, rec, status, &body)
+	require.Len(t, body, 3, "body: %s", rec.Body.String())
+	require.Equal(t, http.StatusText(status), body["error"])
+	require.InDelta(t, float64(status), body["statusCode"], 0)
+	message, ok := body["message"].(string)
+	require.True(t, ok, "message should be a string: %s", rec.Body.String())
+	for _, f := range fragments {
+		require.Contains(t, message, f)
+	}
+	return message
+}
+
+// requireMetricsError checks a metrics-service error body (message is an
+// array of strings).
+func requireMetricsError(t *testing.T, rec *httptest.ResponseRecorder, status int, fragments ...string) string {
+	t.Helper()
+	var body struct {
+		Message    []string `json:"message"`
+		Error      string   `json:"error"`
+		StatusCode int      `json:"statusCode"`
+	}
+	requireJSON(t, rec, status, &body)
+	require.Len(t, body.Message, 1, "body: %s", rec.Body.String())
+	require.Equal(t, http.StatusText(status), body.Error)
+	require.Equal(t, status, body.StatusCode)
+	for _, f := range fragments {
+		require.Contains(t, body.Message[0], f)
+	}
+	return body.Message[0]
+}

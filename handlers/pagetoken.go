@@ -1,0 +1,197 @@
+package handlers
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Page tokens are opaque to clients but carry everything needed to resume a
+// listing: which route issued them, a hash of the filters of the query they
+// belong to, where the next page starts and when they were issued. An
+// HMAC-SHA256 over all of that, keyed with Backend.PageTokenKey, makes them
+// tamper-evident, so handlers can trust the position without re-validating
+// it against the store.
+//
+// Wire format (before base64url without padding):
+//
+//	version(1) | len(route)(1) | route | filters(16) | position(8) |
+//	issuedAt(8) | len(extra)(1) | extra | mac(32)
+const (
+	pageTokenVersion = 1
+	filterHashLen    = 16
+	pageTokenMACLen  = sha256.Size
+	maxRouteLen      = 255
+	maxExtraLen      = 255
+)
+
+// MetricsPageTokenLifetime is how long metrics-service tokens stay valid
+// (spec, Limits: 24 hours from generation).
+const MetricsPageTokenLifetime = 24 * time.Hour
+
+// maxClockSkew tolerates tokens issued slightly "in the future" (e.g. after a
+// wall-clock step back) without accepting arbitrarily post-dated ones.
+const maxClockSkew = 5 * time.Minute
+
+// FilterHash identifies the filter parameters of a listing query, so a token
+// cannot be replayed against a query with other filters.
+type FilterHash [filterHashLen]byte
+
+// NewFilterHash hashes the normalized filter values of a query, given as
+// name/value pairs in a fixed order. Values should be normalized first (e.g.
+// a chain's canonical name rather than whichever alias the client used), so
+// equivalent queries share tokens. Each string is length-prefixed, so
+// ("ab","c") and ("a","bc") differ.
+func NewFilterHash(parts ...string) FilterHash {
+	h := sha256.New()
+	var length [8]byte
+	for _, part := range parts {
+		binary.BigEndian.PutUint64(length[:], uint64(len(part)))
+		h.Write(length[:])
+		h.Write([]byte(part))
+	}
+	var fh FilterHash
+	copy(fh[:], h.Sum(nil))
+	return fh
+}
+
+// PageToken is the decoded content of a page token.
+type PageToken struct {
+	// Route names the endpoint that issued the token.
+	Route string
+	// Filters is the hash of the issuing query's filters.
+	Filters FilterHash
+	// Position is where the next page starts; its meaning is the route's
+	// (avg TPS: the Start of the last bucket returned).
+	Position int64
+	// Extra is an optional secondary cursor (at most 255 bytes) for routes
+	// whose position is compound.
+	Extra []byte
+	// IssuedAt is when the token was created (second precision).
+	IssuedAt time.Time
+}
+
+// errInvalidPageToken is wrapped by every decoding failure; handlers report
+// them all as 400.
+var errInvalidPageToken = errors.New("invalid pageToken")
+
+// EncodePageToken serializes and signs t with key.
+func EncodePageToken(key []byte, t PageToken) (string, error) {
+	if len(key) == 0 {
+		return "", errors.New("encoding page token: empty signing key")
+	}
+	if len(t.Route) > maxRouteLen || len(t.Extra) > maxExtraLen {
+		return "", fmt.Errorf("encoding page token: route (%d bytes) or extra (%d bytes) longer than %d",
+			len(t.Route), len(t.Extra), maxRouteLen)
+	}
+	payload := make([]byte, 0, 1+1+len(t.Route)+filterHashLen+8+8+1+len(t.Extra)+pageTokenMACLen)
+	payload = append(payload, pageTokenVersion, byte(len(t.Route)))
+	payload = append(payload, t.Route...)
+	payload = append(payload, t.Filters[:]...)
+	payload = binary.BigEndian.AppendUint64(payload, uint64(t.Position))
+	payload = binary.BigEndian.AppendUint64(payload, uint64(t.IssuedAt.Unix()))
+	payload = append(payload, byte(len(t.Extra)))
+	payload = append(payload, t.Extra...)
+	payload = append(payload, pageTokenMAC(key, payload)...)
+	return base64.RawURLEncoding.EncodeToString(payload), nil
+}
+
+// DecodePageToken verifies s and checks that it was issued by route for a
+// query with the same filters, no longer than maxAge before now (maxAge 0:
+// no expiry). Every failure wraps errInvalidPageToken and says what is wrong
+// in words a client can act on.
+func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge time.Duration, now time.Time) (PageToken, error) {
+	if len(key) == 0 {
+		return PageToken{}, errors.New("decoding page token: empty signing key")
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(raw) < pageTokenMACLen {
+		return PageToken{}, fmt.Errorf("%w: not a token issued by this node", errInvalidPageToken)
+	}
+	payload, mac := raw[:len(raw)-pageTokenMACLen], raw[len(raw)-pageTokenMACLen:]
+	if !hmac.Equal(mac, pageTokenMAC(key, payload)) {
+		return PageToken{}, fmt.Errorf("%w: not a token issued by this node (signature mismatch)", errInvalidPageToken)
+	}
+	t, err := parsePageTokenPayload(payload)
+	if err != nil {
+		return PageToken{}, fmt.Errorf("%w: %w", errInvalidPageToken, err)
+	}
+	if t.Route != route {
+		return PageToken{}, fmt.Errorf("%w: the token was issued by another endpoint", errInvalidPageToken)
+	}
+	if t.Filters != filters {
+		return PageToken{}, fmt.Errorf("%w: the token belongs to a query with other parameters; "+
+			"repeat the original query or start again without pageToken", errInvalidPageToken)
+	}
+	if t.IssuedAt.After(now.Add(maxClockSkew)) {
+		return PageToken{}, fmt.Errorf("%w: the token's issue time is in the future", errInvalidPageToken)
+	}
+	if maxAge > 0 && now.Sub(t.IssuedAt) > maxAge {
+		return PageToken{}, fmt.Errorf("%w: the token expired (tokens are valid for %s); start again from the first page",
+			errInvalidPageToken, formatLifetime(maxAge))
+	}
+	return t, nil
+}
+
+// parsePageTokenPayload reads the fields of an authenticated payload. Only
+// our own encoder produces signed payloads, so failures here mean a token of
+// another format version or a bug, never a forgery.
+func parsePageTokenPayload(p []byte) (PageToken, error) {
+	r := payloadReader{buf: p}
+	if version := r.byte(); version != pageTokenVersion {
+		return PageToken{}, fmt.Errorf("unsupported token version %d", version)
+	}
+	var t PageToken
+	t.Route = string(r.bytes(int(r.byte())))
+	copy(t.Filters[:], r.bytes(filterHashLen))
+	t.Position = int64(r.uint64())
+	t.IssuedAt = time.Unix(int64(r.uint64()), 0)
+	if n := int(r.byte()); n > 0 {
+		t.Extra = append([]byte(nil), r.bytes(n)...)
+	}
+	if r.short || len(r.buf) != 0 {
+		return PageToken{}, errors.New("malformed token")
+	}
+	return t, nil
+}
+
+func pageTokenMAC(key, payload []byte) []byte {
+	mac := hmac.New(sha256.New, key)
+	mac.Write(payload)
+	return mac.Sum(nil)
+}
+
+// payloadReader consumes a byte slice front to back and remembers if it ran
+// short, so parsing needs one check at the end instead of one per field.
+type payloadReader struct {
+	buf   []byte
+	short bool
+}
+
+func (r *payloadReader) bytes(n int) []byte {
+	if n > len(r.buf) {
+		r.short = true
+		r.buf = nil
+		return make([]byte, n)
+	}
+	b := r.buf[:n]
+	r.buf = r.buf[n:]
+	return b
+}
+
+func (r *payloadReader) byte() byte { return r.bytes(1)[0] }
+
+func (r *payloadReader) uint64() uint64 { return binary.BigEndian.Uint64(r.bytes(8)) }
+
+// formatLifetime prints durations like 24h as "24h" rather than "24h0m0s".
+func formatLifetime(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	}
+	return d.String()
+}

@@ -1,0 +1,204 @@
+package handlers
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Query parameter names shared by the Data API endpoints.
+const (
+	paramPageToken      = "pageToken"
+	paramPageSize       = "pageSize"
+	paramSortOrder      = "sortOrder"
+	paramStartTimestamp = "startTimestamp"
+	paramEndTimestamp   = "endTimestamp"
+	paramStartBlock     = "startBlock"
+	paramEndBlock       = "endBlock"
+	paramCurrency       = "currency"
+)
+
+// Conventions of the parsers in this file:
+//   - a parameter that is absent or empty takes its default;
+//   - only the first value of a repeated scalar parameter is read;
+//   - unknown parameters are ignored;
+//   - a bad value is a 400 whose message names the parameter and says what
+//     is allowed.
+
+// pageSizeRule is an endpoint's pageSize range and default.
+type pageSizeRule struct {
+	Default, Min, Max int
+}
+
+// Page size rules of the spec (Limits).
+func standardPageSize() pageSizeRule { return pageSizeRule{Default: 10, Min: 1, Max: 100} }
+func erc721PageSize() pageSizeRule   { return pageSizeRule{Default: 10, Min: 1, Max: 500} }
+func nftHolderPageSize() pageSizeRule {
+	return pageSizeRule{Default: 1000, Min: 1, Max: 5000}
+}
+
+// parsePageSize reads pageSize under rule.
+func parsePageSize(q url.Values, rule pageSizeRule) (int, error) {
+	raw := q.Get(paramPageSize)
+	if raw == "" {
+		return rule.Default, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < rule.Min || n > rule.Max {
+		return 0, badRequest("invalid %s %q: must be an integer between %d and %d (default %d)",
+			paramPageSize, raw, rule.Min, rule.Max, rule.Default)
+	}
+	return n, nil
+}
+
+// sortOrder is the direction of a listing by timestamp.
+type sortOrder string
+
+const (
+	sortAsc  sortOrder = "asc"
+	sortDesc sortOrder = "desc"
+)
+
+// parseSortOrder reads sortOrder (case-insensitive), default desc.
+func parseSortOrder(q url.Values) (sortOrder, error) {
+	raw := q.Get(paramSortOrder)
+	switch strings.ToLower(raw) {
+	case "":
+		return sortDesc, nil
+	case string(sortAsc):
+		return sortAsc, nil
+	case string(sortDesc):
+		return sortDesc, nil
+	default:
+		return "", badRequest("invalid %s %q: must be 'asc' or 'desc' (default 'desc')", paramSortOrder, raw)
+	}
+}
+
+// bound is an optional range limit.
+type bound[T int64 | uint64] struct {
+	Value T
+	Set   bool
+}
+
+// timestampRange is the startTimestamp/endTimestamp filter (Unix seconds).
+type timestampRange struct {
+	Start, End bound[int64]
+}
+
+// parseTimestampRange reads startTimestamp and endTimestamp: integers >= 0,
+// start <= end when both are given.
+func parseTimestampRange(q url.Values) (timestampRange, error) {
+	var tr timestampRange
+	var err error
+	if tr.Start, err = parseTimestamp(q, paramStartTimestamp); err != nil {
+		return timestampRange{}, err
+	}
+	if tr.End, err = parseTimestamp(q, paramEndTimestamp); err != nil {
+		return timestampRange{}, err
+	}
+	if tr.Start.Set && tr.End.Set && tr.Start.Value > tr.End.Value {
+		return timestampRange{}, badRequest("invalid timestamp range: %s (%d) must not be after %s (%d)",
+			paramStartTimestamp, tr.Start.Value, paramEndTimestamp, tr.End.Value)
+	}
+	return tr, nil
+}
+
+func parseTimestamp(q url.Values, name string) (bound[int64], error) {
+	raw := q.Get(name)
+	if raw == "" {
+		return bound[int64]{}, nil
+	}
+	v, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || v < 0 {
+		return bound[int64]{}, badRequest("invalid %s %q: must be an integer >= 0 (Unix seconds)", name, raw)
+	}
+	return bound[int64]{Value: v, Set: true}, nil
+}
+
+// blockRange is the startBlock (inclusive) / endBlock (exclusive) filter.
+type blockRange struct {
+	Start, End bound[uint64]
+}
+
+// parseBlockRange reads startBlock and endBlock: non-negative integers,
+// start < end when both are given (endBlock is exclusive, so start == end
+// would select nothing).
+func parseBlockRange(q url.Values) (blockRange, error) {
+	var br blockRange
+	var err error
+	if br.Start, err = parseBlockNumber(q, paramStartBlock); err != nil {
+		return blockRange{}, err
+	}
+	if br.End, err = parseBlockNumber(q, paramEndBlock); err != nil {
+		return blockRange{}, err
+	}
+	if br.Start.Set && br.End.Set && br.Start.Value >= br.End.Value {
+		return blockRange{}, badRequest("invalid block range: %s (%d) must be less than %s (%d, exclusive)",
+			paramStartBlock, br.Start.Value, paramEndBlock, br.End.Value)
+	}
+	return br, nil
+}
+
+func parseBlockNumber(q url.Values, name string) (bound[uint64], error) {
+	raw := q.Get(name)
+	if raw == "" {
+		return bound[uint64]{}, nil
+	}
+	v, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil {
+		return bound[uint64]{}, badRequest("invalid %s %q: must be a non-negative integer block number", name, raw)
+	}
+	return bound[uint64]{Value: v, Set: true}, nil
+}
+
+// currencyCodes are the currencies of the spec, in its order.
+func currencyCodes() []string {
+	return []string{"usd", "eur", "aud", "cad", "chf", "clp", "cny", "czk", "dkk", "gbp", "hkd", "huf", "jpy", "nzd"}
+}
+
+// parseCurrency reads currency (case-insensitive), default usd, and returns
+// it lower-case.
+func parseCurrency(q url.Values) (string, error) {
+	raw := q.Get(paramCurrency)
+	if raw == "" {
+		return "usd", nil
+	}
+	code := strings.ToLower(raw)
+	if !slices.Contains(currencyCodes(), code) {
+		return "", badRequest("invalid %s %q: must be one of %s (default 'usd')",
+			paramCurrency, raw, quoteList(currencyCodes()))
+	}
+	return code, nil
+}
+
+// parseList reads a comma-separated list parameter (addresses, nodeIds, ...).
+// Blank entries are dropped, surrounding spaces trimmed and duplicates removed
+// (first occurrence kept). Each item must pass validate, when given; an
+// absent parameter yields an empty list. maxItems <= 0 means no limit.
+func parseList(q url.Values, name string, maxItems int, validate func(string) error) ([]string, error) {
+	raw := q.Get(name)
+	if raw == "" {
+		return nil, nil
+	}
+	var items []string
+	seen := make(map[string]struct{})
+	for item := range strings.SplitSeq(raw, ",") {
+		item = strings.TrimSpace(item)
+		if _, dup := seen[item]; item == "" || dup {
+			continue
+		}
+		if validate != nil {
+			if err := validate(item); err != nil {
+				return nil, badRequest("invalid %s: %q %v", name, item, err)
+			}
+		}
+		seen[item] = struct{}{}
+		items = append(items, item)
+		// Checked while splitting so a huge list costs no more than the limit.
+		if maxItems > 0 && len(items) > maxItems {
+			return nil, badRequest("invalid %s: more than %d entries given", name, maxItems)
+		}
+	}
+	return items, nil
+}

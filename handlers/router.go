@@ -1,0 +1,181 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/ava-labs/avalanchego/utils/logging"
+	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+)
+
+// server holds what the endpoint handlers share. It is built once by New and
+// only read afterwards.
+type server struct {
+	cfg     Config
+	backend Backend
+	log     logging.Logger
+	// now is the clock of page tokens and rate limits (tests replace it).
+	now func() time.Time
+	// openAPI is the OpenAPI document, with the configured version filled in.
+	openAPI []byte
+	// endpoints lists the routing table for the index (GET /).
+	endpoints []indexEndpoint
+}
+
+// route is one entry of the routing table. The same table drives the router,
+// the index at GET / and the route names in metrics, so they cannot drift.
+type route struct {
+	name    string
+	method  string
+	path    string // gorilla/mux template, relative to the base URL
+	summary string
+	handler http.Handler
+}
+
+// New returns the HTTP handler of the avadata API. The VM registers it under
+// both of its handler keys, "" and "/{rest:.*}", so it receives every request
+// for /ext/bc/<chainID or alias>[/...]; it strips that prefix itself.
+//
+// Layout below the base URL {base_url} = /ext/bc/<chainID or alias>:
+//
+//	GET  /                                  index: name, version, network, endpoints
+//	GET  /openapi.json                      OpenAPI 3.1 document of what is served
+//	GET  /v1/status                         follower progress
+//	POST /rpc                               JSON-RPC 2.0, service "avadata"
+//	GET  /metrics/v1/avg_tps/{chainId}      metrics service ({metrics_url} = {base_url}/metrics)
+//
+// ctrl may be nil; the JSON-RPC follower controls then do not exist. log may
+// be nil (nothing is logged) and so may reg (metrics are not exported).
+func New(cfg Config, backend Backend, ctrl Controller, log logging.Logger, reg prometheus.Registerer) (http.Handler, error) {
+	return newHandler(cfg, backend, ctrl, log, reg, time.Now)
+}
+
+// newHandler is New with an injectable clock.
+func newHandler(
+	cfg Config,
+	backend Backend,
+	ctrl Controller,
+	log logging.Logger,
+	reg prometheus.Registerer,
+	now func() time.Time,
+) (http.Handler, error) {
+	if backend == nil {
+		return nil, errors.New("creating API handler: nil backend")
+	}
+	if log == nil {
+		log = logging.NoLog{}
+	}
+	cfg = cfg.withDefaults()
+	openAPI, err := openAPIDocument(cfg.Version)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{cfg: cfg, backend: backend, log: log, now: now, openAPI: openAPI}
+
+	routes, err := s.routes(ctrl)
+	if err != nil {
+		return nil, err
+	}
+	s.endpoints = describeRoutes(routes)
+	metrics, err := newAPIMetrics(reg)
+	if err != nil {
+		return nil, err
+	}
+	router := newRouter(routes)
+	limiter := newClientLimiter(cfg, now)
+
+	inner := observeRequests(log, metrics, recoverPanics(log, limiter.middleware(router)))
+	return prepareRequests(router, inner), nil
+}
+
+// routes is the routing table.
+func (s *server) routes(ctrl Controller) ([]route, error) {
+	rpcHandler, err := newRPCHandler(s, ctrl)
+	if err != nil {
+		return nil, err
+	}
+	return []route{
+		{name: "index", method: http.MethodGet, path: "/", summary: "this index", handler: s.adapt(s.serveIndex)},
+		{name: "openapi", method: http.MethodGet, path: "/openapi.json", summary: "OpenAPI 3.1 document", handler: s.adapt(s.serveOpenAPI)},
+		{name: "status", method: http.MethodGet, path: "/v1/status", summary: "follower progress", handler: s.adapt(s.serveStatus)},
+		{name: "rpc", method: http.MethodPost, path: "/rpc", summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", handler: rpcHandler},
+		{name: routeAvgTPS, method: http.MethodGet, path: metricsPrefix + "/v1/avg_tps/{chainId}", summary: "daily average TPS of the P, X or C chain", handler: s.adapt(s.serveAvgTPS)},
+	}, nil
+}
+
+// newRouter builds the gorilla/mux router of routes. Path cleaning is off:
+// gorilla would answer "//" or "/a/../b" with a redirect, which neither
+// carries a JSON body nor means anything for this API.
+func newRouter(routes []route) *mux.Router {
+	router := mux.NewRouter().SkipClean(true)
+	for _, rt := range routes {
+		router.Handle(rt.path, rt.handler).Methods(rt.method).Name(rt.name)
+	}
+	router.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeErrorStatus(w, r, http.StatusNotFound, fmt.Sprintf("no route for %s %s; see GET / for the endpoints", r.Method, r.URL.Path))
+	})
+	router.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeErrorStatus(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path))
+	})
+	return router
+}
+
+// prepareRequests is the outermost layer: it strips the node's
+// /ext/bc/<chain> prefix, names the route for logs and metrics before anything
+// else runs (so even rejected requests are labelled), and makes JSON the
+// default content type of every reply.
+func prepareRequests(router *mux.Router, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := stripChainPrefix(r.URL.Path)
+		info := &requestInfo{metricsService: isMetricsPath(path)}
+		r = r.WithContext(withRequestInfo(r.Context(), info))
+		u := *r.URL
+		u.Path, u.RawPath = path, ""
+		r.URL = &u
+		info.route = routeName(router, r)
+
+		w.Header().Set("Content-Type", contentTypeJSON)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// routeName returns the name of the route r matches, or a pseudo route.
+func routeName(router *mux.Router, r *http.Request) string {
+	var match mux.RouteMatch
+	if router.Match(r, &match) && match.Route != nil {
+		return match.Route.GetName()
+	}
+	if errors.Is(match.MatchErr, mux.ErrMethodMismatch) {
+		return routeMethodNotAllowed
+	}
+	return routeNotFound
+}
+
+// apiHandler is an endpoint that returns its failure instead of writing it,
+// so every endpoint reports errors the same way.
+type apiHandler func(w http.ResponseWriter, r *http.Request) error
+
+// adapt turns an apiHandler into an http.Handler that writes returned errors
+// as spec error bodies. Internal errors are logged, not shown to clients.
+func (s *server) adapt(h apiHandler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := h(w, r)
+		if err == nil {
+			return
+		}
+		apiErr, internal := toAPIError(err)
+		if internal {
+			s.log.Warn("API request failed",
+				zap.String("method", r.Method),
+				zap.String("path", r.URL.Path),
+				zap.Error(err),
+			)
+		}
+		writeErrorStatus(w, r, apiErr.status, apiErr.message)
+	})
+}

@@ -1,0 +1,78 @@
+package follower
+
+import (
+	"time"
+
+	"github.com/avadata/avadata/indexer/store"
+)
+
+// The record* methods keep Status and the metrics in step with the loop.
+
+func (f *Follower) setRunning(running bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.Running = running
+}
+
+func (f *Follower) fail(err error) error {
+	f.recordError(err)
+	return err
+}
+
+func (f *Follower) recordError(err error) {
+	f.metrics.errors.Inc()
+	f.log.Warn("follower error", zapChain(f.src.Chain()), zapErr(err))
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.LastError = err.Error()
+}
+
+func (f *Follower) recordIndexed(height uint64, lastApplied time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.IndexedHeight = height
+	if lastApplied.UnixNano() > 0 {
+		f.status.LastApplied = lastApplied
+	}
+	f.status.LastProgress = time.Now()
+	f.metrics.indexedHeight.Set(float64(height))
+}
+
+func (f *Follower) recordHead(head uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.NodeHeight = head
+	f.status.Lag = 0
+	if head > f.status.IndexedHeight {
+		f.status.Lag = head - f.status.IndexedHeight
+	}
+	f.metrics.nodeHeight.Set(float64(head))
+	f.metrics.lag.Set(float64(f.status.Lag))
+}
+
+func (f *Follower) recordCaughtUp() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.CaughtUp = true
+	f.status.LastProgress = time.Now()
+	f.status.LastError = ""
+}
+
+func (f *Follower) recordBatch(blocks []store.BlockSummary, now time.Time, took time.Duration) {
+	var txs uint64
+	for _, b := range blocks {
+		txs += uint64(b.TxCount)
+	}
+	last := blocks[len(blocks)-1].Height
+	f.rate.add(now, len(blocks))
+	f.metrics.blocks.Add(float64(len(blocks)))
+	f.metrics.txs.Add(float64(txs))
+	f.metrics.batchSeconds.Observe(took.Seconds())
+	f.metrics.blocksPerSec.Set(f.rate.perSecond(now))
+	f.mu.Lock()
+	f.status.LastApplied = now
+	f.status.LastError = ""
+	f.mu.Unlock()
+	f.recordIndexed(last, now)
+	f.recordHead(max(last, f.Status().NodeHeight))
+}

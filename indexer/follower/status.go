@@ -1,0 +1,29 @@
+package follower
+
+import (
+	"time"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// Status is a snapshot of one follower's progress, shared by the health
+// check, the avadata.status JSON-RPC method and the metrics API.
+type Status struct {
+	Chain           netinfo.Chain `json:"-"`
+	ChainName       string        `json:"chain"`
+	IndexedHeight   uint64        `json:"indexedHeight"`
+	NodeHeight      uint64        `json:"nodeHeight"`
+	Lag             uint64        `json:"lag"`
+	BlocksPerSecond float64       `json:"blocksPerSecond"`
+	// LastApplied is the wall-clock time of the follower's last write to the
+	// store (zero before the first one).
+	LastApplied time.Time `json:"lastApplied"`
+	// LastProgress is the wall-clock time the follower last advanced or saw
+	// that it was caught up.
+	LastProgress time.Time `json:"lastProgress"`
+	// CaughtUp is true once the follower has reached the node's height.
+	CaughtUp  bool   `json:"caughtUp"`
+	Paused    bool   `json:"paused"`
+	Running   bool   `json:"running"`
+	LastError string `json:"lastError,omitempty"`
+}

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+)
+
+// Cursor is a follower's position, written in the same transaction as the
+// data it covers so that a crash can neither lose nor double a block.
+type Cursor struct {
+	NextHeight  uint64    // the next block height to index
+	LastApplied time.Time // wall-clock time of the last write
+	LastBlockTs int64     // timestamp of the last indexed block
+}
+
+const cursorSize = 24
+
+func (c Cursor) encode() []byte {
+	b := make([]byte, 0, cursorSize)
+	b = binary.BigEndian.AppendUint64(b, c.NextHeight)
+	b = binary.BigEndian.AppendUint64(b, uint64(c.LastApplied.UnixNano()))
+	return binary.BigEndian.AppendUint64(b, uint64(c.LastBlockTs))
+}
+
+func decodeCursor(b []byte) (Cursor, error) {
+	if len(b) != cursorSize {
+		return Cursor{}, fmt.Errorf("cursor record has %d bytes, want %d", len(b), cursorSize)
+	}
+	return Cursor{
+		NextHeight:  binary.BigEndian.Uint64(b),
+		LastApplied: time.Unix(0, int64(binary.BigEndian.Uint64(b[8:]))),
+		LastBlockTs: int64(binary.BigEndian.Uint64(b[16:])),
+	}, nil
+}
+
+const tpsBucketSize = 32
+
+func (t TPSBucket) encode() []byte {
+	b := make([]byte, 0, tpsBucketSize)
+	b = binary.BigEndian.AppendUint64(b, t.TxCount)
+	b = binary.BigEndian.AppendUint64(b, t.BlockCount)
+	b = binary.BigEndian.AppendUint64(b, uint64(t.FirstBlockTs))
+	return binary.BigEndian.AppendUint64(b, uint64(t.LastBlockTs))
+}
+
+func decodeTPSBucket(start int64, b []byte) (TPSBucket, error) {
+	if len(b) != tpsBucketSize {
+		return TPSBucket{}, fmt.Errorf("tps bucket record has %d bytes, want %d", len(b), tpsBucketSize)
+	}
+	return TPSBucket{
+		Start:        start,
+		TxCount:      binary.BigEndian.Uint64(b),
+		BlockCount:   binary.BigEndian.Uint64(b[8:]),
+		FirstBlockTs: int64(binary.BigEndian.Uint64(b[16:])),
+		LastBlockTs:  int64(binary.BigEndian.Uint64(b[24:])),
+	}, nil
+}
+
+// bucketStart returns the start of the UTC day that contains ts.
+func bucketStart(ts int64) int64 {
+	if ts < 0 {
+		return 0
+	}
+	return ts - ts%BucketSeconds
+}
+
+// add counts block b into the bucket.
+func (t *TPSBucket) add(b BlockSummary) {
+	if t.BlockCount == 0 || b.Timestamp < t.FirstBlockTs {
+		t.FirstBlockTs = b.Timestamp
+	}
+	if b.Timestamp > t.LastBlockTs {
+		t.LastBlockTs = b.Timestamp
+	}
+	t.TxCount += uint64(b.TxCount)
+	t.BlockCount++
+}

@@ -1,0 +1,66 @@
+package localnet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ava-labs/avalanchego/ids"
+)
+
+// cChainConfig is the C-chain config the indexer needs (indexing.md App. B):
+// no state sync, so the node holds every block the followers ask for, and the
+// default eth APIs plus debug-tracer for internal transactions.
+var cChainConfig = map[string]any{
+	"state-sync-enabled": false,
+	"eth-apis": []string{
+		"eth", "eth-filter", "net", "web3",
+		"internal-eth", "internal-blockchain", "internal-transaction",
+		"debug-tracer",
+	},
+}
+
+// writeCChainConfigIfMissing writes the C-chain config before the node's
+// first start. An existing file is left alone: state sync only matters on the
+// first start, and a developer may have edited it on purpose.
+func writeCChainConfigIfMissing(chainConfigDir string) error {
+	path := filepath.Join(chainConfigDir, "C", "config.json")
+	_, err := os.Stat(path)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("checking C-chain config: %w", err)
+	}
+	b, err := json.MarshalIndent(cChainConfig, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding C-chain config: %w", err)
+	}
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("writing C-chain config: %w", err)
+	}
+	return nil
+}
+
+// writeAvadataChainConfig (re)writes the avadata chain config on every Start,
+// because Config.ChainConfig may differ from the previous run. The node hands
+// the file's bytes to the plugin as configBytes when it starts.
+func writeAvadataChainConfig(chainConfigDir string, chainID ids.ID, nodeURI string, extra map[string]any) error {
+	cfg := make(map[string]any, len(extra)+1)
+	for k, v := range extra {
+		cfg[k] = v
+	}
+	cfg["nodeURI"] = nodeURI
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding avadata chain config: %w", err)
+	}
+	path := filepath.Join(chainConfigDir, chainID.String(), "config.json")
+	if err := writeFileAtomic(path, append(b, '\n')); err != nil {
+		return fmt.Errorf("writing avadata chain config: %w", err)
+	}
+	return nil
+}

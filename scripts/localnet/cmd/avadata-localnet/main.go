@@ -1,0 +1,116 @@
+// Command avadata-localnet runs a single local avalanchego node with the
+// avadata chain in the foreground (`make run`): it creates the network on the
+// first run, reuses the data dir afterwards, prints the URLs to try, and stops
+// the node cleanly on Ctrl-C or SIGTERM.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/avadata/avadata/scripts/localnet"
+)
+
+// stopTimeout bounds the final stop; past stopGrace the library kills the node.
+const stopTimeout = time.Minute
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "avadata-localnet:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	var (
+		cfg         localnet.Config
+		chainConfig string
+		showOutput  bool
+	)
+	flag.StringVar(&cfg.AvalancheGoPath, "avalanchego", "build/avalanchego", "avalanchego binary")
+	flag.StringVar(&cfg.PluginDir, "plugin-dir", "build/plugins", "directory holding the avadata plugin named after its VM ID")
+	flag.StringVar(&cfg.DataDir, "data-dir", ".localnet", "node data dir; reused when it already holds the network")
+	flag.IntVar(&cfg.HTTPPort, "http-port", 9650, "node HTTP port")
+	flag.IntVar(&cfg.StakingPort, "staking-port", 9651, "node staking port")
+	flag.StringVar(&chainConfig, "chain-config", "", `extra avadata chain-config keys as a JSON object, e.g. '{"apiKeys":["k"]}'`)
+	flag.BoolVar(&showOutput, "show-node-output", false, "stream the node's output here instead of into a file in the data dir")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", flag.Args())
+	}
+	if chainConfig != "" {
+		if err := json.Unmarshal([]byte(chainConfig), &cfg.ChainConfig); err != nil {
+			return fmt.Errorf("--chain-config must be a JSON object: %w", err)
+		}
+	}
+	if showOutput {
+		cfg.Stdout, cfg.Stderr = os.Stdout, os.Stdout
+	}
+	cfg.Logf = func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "%s  %s\n", time.Now().Format("15:04:05.000"), fmt.Sprintf(format, args...))
+	}
+
+	// A terminal's Ctrl-C reaches this process only: the node runs in its own
+	// process group, and is stopped below, in order.
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+
+	began := time.Now()
+	network, err := localnet.Start(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	printSummary(os.Stdout, network, time.Since(began))
+
+	var exitErr error
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(os.Stderr, "stopping the node...")
+	case <-network.Exited():
+		exitErr = errors.New("the node exited on its own; see its logs in " + network.LogDir())
+	}
+	stopCtx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+	defer cancel()
+	stopped := time.Now()
+	if err := network.Stop(stopCtx); err != nil {
+		return errors.Join(exitErr, err)
+	}
+	if exitErr == nil {
+		fmt.Fprintf(os.Stderr, "node stopped in %s\n", time.Since(stopped).Round(time.Millisecond))
+	}
+	return exitErr
+}
+
+func printSummary(w io.Writer, n *localnet.Network, took time.Duration) {
+	base := n.BaseURL()
+	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+	p("")
+	p("avadata local network is up (bring-up %s)", took.Round(time.Millisecond))
+	p("  node URI          %s", n.URI())
+	p("  avadata API       %s", base)
+	p("  by chain ID       %s", n.ChainURL())
+	p("  metrics API       %s/metrics", base)
+	p("  JSON-RPC          %s/rpc", base)
+	p("  chain / subnet    %s / %s", n.ChainID(), n.SubnetID())
+	p("  node logs         %s (main.log, %s.log)", n.LogDir(), n.ChainID())
+	if out := n.OutputPath(); out != "" {
+		p("  node output       %s", out)
+	}
+	p("  data dir          %s", n.DataDir())
+	p("")
+	p("try:")
+	p("  curl -s %s/v1/status", base)
+	p("  curl -s %s/metrics/v1/avg_tps/43112", base)
+	p(`  curl -s -X POST -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"avadata.status","params":{}}' %s/rpc`, base)
+	p("  curl -s '%s/ext/health'", n.URI())
+	p("")
+	p("Ctrl-C stops the node.")
+}

@@ -1,0 +1,168 @@
+package localnet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ava-labs/avalanchego/api/health"
+	"github.com/ava-labs/avalanchego/api/info"
+)
+
+const (
+	// healthTimeout bounds each wait for the node. Bring-up takes seconds;
+	// two minutes leaves room for a loaded CI machine.
+	healthTimeout = 2 * time.Minute
+	pollInterval  = 200 * time.Millisecond
+	// probeTimeout bounds each probe request: once a plugin has died, every
+	// request to its chain routes hangs forever (localnet.md §8.10).
+	probeTimeout = 5 * time.Second
+	// tailLines is how much node output an error carries.
+	tailLines = 40
+)
+
+// poll calls check every pollInterval until it reports no problem. It gives
+// up when ctx ends or the node process exits, with an error that carries the
+// last problem seen and the tail of the node's output.
+func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, check func(context.Context) string) error {
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	ticker := time.NewTicker(pollInterval)
+	defer ticker.Stop()
+	problem := "not checked yet"
+	for {
+		if proc.exited() {
+			return n.failure(fmt.Sprintf("waiting for %s: node exited (%s)", what, proc.exitStatus()), problem)
+		}
+		probeCtx, cancelProbe := context.WithTimeout(ctx, probeTimeout)
+		problem = check(probeCtx)
+		cancelProbe()
+		if problem == "" {
+			return nil
+		}
+		select {
+		case <-ticker.C:
+		case <-proc.done:
+		case <-ctx.Done():
+			return n.failure(fmt.Sprintf("waiting for %s: %v", what, ctx.Err()), problem)
+		}
+	}
+}
+
+// failure builds an error that says what was awaited, the last problem seen,
+// and where to look, with the tail of the node's output.
+func (n *Network) failure(msg, problem string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s; last problem: %s\nnode logs: %s", msg, problem, n.LogDir())
+	if tail := n.tail.lines(tailLines); tail != "" {
+		fmt.Fprintf(&b, "\n--- last %d lines of node output ---\n%s", tailLines, tail)
+	}
+	return errors.New(b.String())
+}
+
+// waitBootstrapped waits until P, X and C have bootstrapped, which is when
+// the P-chain accepts the txs that create the avadata chain.
+func (n *Network) waitBootstrapped(ctx context.Context, proc *nodeProcess) error {
+	client := info.NewClient(n.URI())
+	return n.poll(ctx, proc, "P, X and C to bootstrap", func(ctx context.Context) string {
+		for _, chain := range []string{"P", "X", "C"} {
+			done, err := client.IsBootstrapped(ctx, chain)
+			if err != nil {
+				return fmt.Sprintf("info.isBootstrapped(%s): %v", chain, err)
+			}
+			if !done {
+				return chain + " not bootstrapped yet"
+			}
+		}
+		return ""
+	})
+}
+
+// WaitHealthy waits (at most two minutes) until /ext/health answers 200 and
+// the avadata chain's routes answer: by chain ID and, unless aliasing is
+// off, by alias, which the plugin registers itself shortly after it starts.
+func (n *Network) WaitHealthy(ctx context.Context) error {
+	if err := n.waitHealthy(ctx); err != nil {
+		return fmt.Errorf("localnet: %w", err)
+	}
+	return nil
+}
+
+func (n *Network) waitHealthy(ctx context.Context) error {
+	proc := n.process()
+	if proc == nil {
+		return errors.New("node is not running")
+	}
+	return n.poll(ctx, proc, "the node and the avadata chain to be healthy", n.healthProblem)
+}
+
+func (n *Network) healthProblem(ctx context.Context) string {
+	if p := nodeHealthProblem(ctx, n.URI()); p != "" {
+		return p
+	}
+	if p := routeProblem(ctx, n.ChainURL()+"/"); p != "" {
+		return p
+	}
+	if n.cfg.alias() != "" {
+		return routeProblem(ctx, n.BaseURL()+"/")
+	}
+	return ""
+}
+
+// nodeHealthProblem returns "" when GET /ext/health is 200, else the names
+// and errors of the failing checks.
+func nodeHealthProblem(ctx context.Context, uri string) string {
+	status, body, err := get(ctx, uri+"/ext/health")
+	if err != nil {
+		return fmt.Sprintf("GET /ext/health: %v", err)
+	}
+	if status == http.StatusOK {
+		return ""
+	}
+	var reply health.APIReply
+	if json.Unmarshal(body, &reply) != nil {
+		return fmt.Sprintf("GET /ext/health: %d %s", status, strings.TrimSpace(string(body)))
+	}
+	var failing []string
+	for name, r := range reply.Checks {
+		if r.Error != nil {
+			failing = append(failing, fmt.Sprintf("%s: %s", name, *r.Error))
+		}
+	}
+	sort.Strings(failing)
+	return fmt.Sprintf("GET /ext/health: %d, failing checks: %s", status, strings.Join(failing, "; "))
+}
+
+// routeProblem returns "" when url is served by the plugin. 404 means the
+// route is not registered (yet); 503 means the chain is not done
+// bootstrapping. Anything else, even an error status, comes from the plugin.
+func routeProblem(ctx context.Context, url string) string {
+	status, body, err := get(ctx, url)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("GET %s: %v", url, err)
+	case status == http.StatusNotFound || status == http.StatusServiceUnavailable:
+		return fmt.Sprintf("GET %s: %d %s", url, status, strings.TrimSpace(string(body)))
+	}
+	return ""
+}
+
+func get(ctx context.Context, url string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	return resp.StatusCode, body, err
+}

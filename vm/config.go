@@ -1,0 +1,141 @@
+package vm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// Config is the avadata chain config: the JSON file the node hands the VM as
+// configBytes (<data-dir>/configs/chains/<chainID>/config.json). Every key is
+// optional; README.md documents each one and its default.
+type Config struct {
+	// NodeURI is the node's own HTTP address, used over loopback to follow
+	// the chains. Empty: read from <data-dir>/process.json.
+	NodeURI string `json:"nodeURI"`
+	// Alias is the chain alias the VM registers with admin.aliasChain so the
+	// API lives at /ext/bc/<alias>. Empty string disables aliasing.
+	Alias *string `json:"alias"`
+	// Chains lists the followed chains, from "P", "X", "C".
+	Chains []string `json:"chains"`
+	// PollInterval is how often a caught-up follower asks the node for new blocks.
+	PollInterval Duration `json:"pollInterval"`
+	// BatchSize is how many blocks a follower fetches and writes at once (1..1024).
+	BatchSize int `json:"batchSize"`
+	// MaxLagBlocks is the lag, in blocks, beyond which a follower that has
+	// caught up once is reported unhealthy. 0 disables the bound.
+	MaxLagBlocks uint64 `json:"maxLagBlocks"`
+	// StuckAfter is how long a follower may be behind the node without
+	// progress before it is reported unhealthy.
+	StuckAfter Duration `json:"stuckAfter"`
+	// APIKeys are the accepted API keys (x-data-api-key / x-glacier-api-key).
+	APIKeys []string `json:"apiKeys"`
+	// RateLimit bounds requests per second for anonymous and keyed clients.
+	RateLimit RateLimitConfig `json:"rateLimit"`
+	// AdminAPIEnabled exposes avadata.pauseFollower/resumeFollower over JSON-RPC.
+	AdminAPIEnabled bool `json:"adminApiEnabled"`
+}
+
+// RateLimitConfig holds token-bucket rates; zero values take the defaults.
+type RateLimitConfig struct {
+	AnonymousRPS   float64 `json:"anonymousRps"`
+	AnonymousBurst int     `json:"anonymousBurst"`
+	KeyRPS         float64 `json:"keyRps"`
+	KeyBurst       int     `json:"keyBurst"`
+}
+
+// Defaults of the config keys.
+const (
+	DefaultAlias        = "data"
+	DefaultPollInterval = 500 * time.Millisecond
+	DefaultBatchSize    = 256
+	DefaultMaxLagBlocks = 1000
+	DefaultStuckAfter   = 2 * time.Minute
+	maxBatchSize        = 1024 // index.getContainerRange's own cap
+)
+
+// ParseConfig decodes configBytes strictly (unknown keys are an error, so a
+// typo never silently falls back to a default) and applies defaults.
+func ParseConfig(configBytes []byte) (Config, error) {
+	cfg := Config{MaxLagBlocks: DefaultMaxLagBlocks}
+	if len(bytes.TrimSpace(configBytes)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(configBytes))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cfg); err != nil {
+			return Config{}, fmt.Errorf("invalid avadata chain config: %w", err)
+		}
+		if dec.More() {
+			return Config{}, errors.New("invalid avadata chain config: trailing data after the JSON object")
+		}
+	}
+	if cfg.Alias == nil {
+		alias := DefaultAlias
+		cfg.Alias = &alias
+	}
+	if cfg.Chains == nil {
+		cfg.Chains = []string{"P", "X", "C"}
+	}
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = Duration(DefaultPollInterval)
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = DefaultBatchSize
+	}
+	if cfg.StuckAfter == 0 {
+		cfg.StuckAfter = Duration(DefaultStuckAfter)
+	}
+	return cfg, cfg.validate()
+}
+
+func (c Config) validate() error {
+	if c.BatchSize < 1 || c.BatchSize > maxBatchSize {
+		return fmt.Errorf("invalid avadata chain config: batchSize %d out of range 1..%d", c.BatchSize, maxBatchSize)
+	}
+	if c.PollInterval < 0 || c.StuckAfter < 0 {
+		return errors.New("invalid avadata chain config: pollInterval and stuckAfter must be positive")
+	}
+	if _, err := c.FollowedChains(); err != nil {
+		return fmt.Errorf("invalid avadata chain config: %w", err)
+	}
+	return nil
+}
+
+// FollowedChains parses Chains, rejecting duplicates.
+func (c Config) FollowedChains() ([]netinfo.Chain, error) {
+	seen := map[netinfo.Chain]bool{}
+	chains := make([]netinfo.Chain, 0, len(c.Chains))
+	for _, s := range c.Chains {
+		chain, err := netinfo.ParseChain(s)
+		if err != nil {
+			return nil, fmt.Errorf("chains: %w", err)
+		}
+		if seen[chain] {
+			return nil, fmt.Errorf("chains: %s listed twice", chain)
+		}
+		seen[chain] = true
+		chains = append(chains, chain)
+	}
+	return chains, nil
+}
+
+// Duration is a time.Duration written in JSON as a Go duration string ("500ms").
+type Duration time.Duration
+
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration must be a string such as \"500ms\": %w", err)
+	}
+	parsed, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(parsed)
+	return nil
+}
