@@ -189,6 +189,13 @@ func (a *testAPI) request(t *testing.T, method, path, body string, headers ...st
 	return rec
 }
 
+// newRecorderFor serves an already built request.
+func newRecorderFor(a *testAPI, req *http.Request) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	a.handler.ServeHTTP(rec, req)
+	return rec
+}
+
 func (a *testAPI) get(t *testing.T, path string, headers ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	return a.request(t, http.MethodGet, path, "", headers...)

@@ -42,7 +42,7 @@ func TestParseConfigValues(t *testing.T) {
 func TestParseConfigErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		`{`:                       "invalid avadata chain config",
-		`{"nodeUri":"x"}`:         `unknown field "nodeUri"`,
+		`{"nodeUrl":"x"}`:         `unknown field "nodeUrl"`,
 		`{"batchSize":2000}`:      "batchSize 2000 out of range",
 		`{"chains":["Q"]}`:        `unknown chain "Q"`,
 		`{"chains":["P","p"]}`:    "P listed twice",

@@ -11,16 +11,19 @@ import (
 	"github.com/ava-labs/avalanchego/ids"
 )
 
-// cChainConfig is the C-chain config the indexer needs (indexing.md App. B):
-// no state sync, so the node holds every block the followers ask for, and the
-// default eth APIs plus debug-tracer for internal transactions.
-var cChainConfig = map[string]any{
-	"state-sync-enabled": false,
-	"eth-apis": []string{
-		"eth", "eth-filter", "net", "web3",
-		"internal-eth", "internal-blockchain", "internal-transaction",
-		"debug-tracer",
-	},
+// CChainConfig returns the C-chain config the avadata indexer needs
+// (indexing.md App. B): no state sync, so the node holds every block the
+// followers ask for, and the default eth APIs plus debug-tracer for internal
+// transactions. Each call returns a new map the caller may change.
+func CChainConfig() map[string]any {
+	return map[string]any{
+		"state-sync-enabled": false,
+		"eth-apis": []string{
+			"eth", "eth-filter", "net", "web3",
+			"internal-eth", "internal-blockchain", "internal-transaction",
+			"debug-tracer",
+		},
+	}
 }
 
 // writeCChainConfigIfMissing writes the C-chain config before the node's
@@ -35,7 +38,7 @@ func writeCChainConfigIfMissing(chainConfigDir string) error {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("checking C-chain config: %w", err)
 	}
-	b, err := json.MarshalIndent(cChainConfig, "", "  ")
+	b, err := json.MarshalIndent(CChainConfig(), "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding C-chain config: %w", err)
 	}

@@ -60,9 +60,10 @@ const (
 	defaultAlias = "data"
 )
 
-// defaultGenesis is the avadata chain's genesis. The VM only hashes it into
-// its genesis block, so any bytes work; these say what the chain is.
-var defaultGenesis = []byte(`{"name":"avadata"}`)
+// DefaultGenesis returns the avadata chain's default genesis. The VM only
+// hashes it into its genesis block, so any bytes work; these say what the
+// chain is.
+func DefaultGenesis() []byte { return []byte(`{"name":"avadata"}`) }
 
 func (c *Config) validate() error {
 	switch {

@@ -77,7 +77,7 @@ func (n *Network) createNetwork(ctx context.Context) error {
 	}
 	genesisBytes := n.cfg.Genesis
 	if genesisBytes == nil {
-		genesisBytes = defaultGenesis
+		genesisBytes = DefaultGenesis()
 	}
 	subnetID, chainID, err := createAvadataChain(ctx, n.URI(), genesisBytes, n.cfg.logf)
 	if err != nil {

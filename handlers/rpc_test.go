@@ -1,0 +1,147 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/rpc/v2/json2"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+type rpcReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	ID json.RawMessage `json:"id"`
+}
+
+func callRPC(t *testing.T, api *testAPI, body string, headers ...string) rpcReply {
+	t.Helper()
+	rec := api.request(t, http.MethodPost, "/ext/bc/data/rpc", body, headers...)
+	var reply rpcReply
+	requireJSON(t, rec, http.StatusOK, &reply)
+	require.Equal(t, "2.0", reply.JSONRPC)
+	return reply
+}
+
+func requireRPCError(t *testing.T, reply rpcReply, code json2.ErrorCode, fragment string) {
+	t.Helper()
+	require.NotNil(t, reply.Error, "result: %s", reply.Result)
+	require.Equal(t, int(code), reply.Error.Code)
+	require.Contains(t, reply.Error.Message, fragment)
+}
+
+func TestRPCStatus(t *testing.T) {
+	backend := newFakeBackend()
+	backend.statuses = []follower.Status{{Chain: netinfo.X, ChainName: "X", IndexedHeight: 7}}
+	api := newTestAPI(t, testConfig(), backend, nil)
+
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","method":"avadata.status","id":1}`,
+		`{"jsonrpc":"2.0","method":"avadata.status","params":{},"id":1}`,
+		`{"jsonrpc":"2.0","method":"avadata.status","params":[],"id":1}`,
+	} {
+		reply := callRPC(t, api, body, "Content-Type", "application/json")
+		require.Nil(t, reply.Error)
+		require.JSONEq(t, "1", string(reply.ID))
+
+		var got StatusResponse
+		require.NoError(t, json.Unmarshal(reply.Result, &got))
+		var rest StatusResponse
+		requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, &rest)
+		require.Equal(t, rest, got, "same body as GET /v1/status")
+		require.Equal(t, uint64(7), got.Chains[0].IndexedHeight)
+	}
+
+	// Clients that omit or mislabel the content type still get JSON-RPC.
+	reply := callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.status","id":"a"}`, "Content-Type", "text/plain")
+	require.Nil(t, reply.Error)
+	require.JSONEq(t, `"a"`, string(reply.ID))
+}
+
+func TestRPCMalformedRequests(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), &fakeController{})
+	tests := []struct {
+		name     string
+		body     string
+		code     json2.ErrorCode
+		fragment string
+	}{
+		{name: "truncated JSON", body: `{"jsonrpc":"2.0","method":`, code: json2.E_PARSE, fragment: ""},
+		{name: "not JSON", body: `hello`, code: json2.E_PARSE, fragment: ""},
+		{name: "empty body", body: ``, code: json2.E_PARSE, fragment: ""},
+		{name: "batch", body: `[{"jsonrpc":"2.0","method":"avadata.status","id":1}]`, code: json2.E_PARSE, fragment: ""},
+		{name: "wrong version", body: `{"jsonrpc":"1.0","method":"avadata.status","id":1}`, code: json2.E_INVALID_REQ, fragment: "2.0"},
+		{name: "unknown method", body: `{"jsonrpc":"2.0","method":"avadata.nope","id":1}`, code: json2.E_NO_METHOD, fragment: `"avadata.nope" not found`},
+		{name: "unknown service", body: `{"jsonrpc":"2.0","method":"eth.status","id":1}`, code: json2.E_NO_METHOD, fragment: "not found"},
+		{name: "no service", body: `{"jsonrpc":"2.0","method":"status","id":1}`, code: json2.E_NO_METHOD, fragment: "not found"},
+		{name: "Go method name", body: `{"jsonrpc":"2.0","method":"avadata.Status","id":1}`, code: json2.E_NO_METHOD, fragment: "not found"},
+		{name: "empty method", body: `{"jsonrpc":"2.0","method":"avadata.","id":1}`, code: json2.E_NO_METHOD, fragment: "not found"},
+		{name: "bad params", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":5},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "invalid params"},
+		{name: "bad chain", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Q"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: `invalid chain "Q"`},
+		{name: "missing chain", body: `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "want P, X or C"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			requireRPCError(t, callRPC(t, api, tt.body), tt.code, tt.fragment)
+		})
+	}
+
+	t.Run("oversized body", func(t *testing.T) {
+		body := `{"jsonrpc":"2.0","method":"avadata.status","params":{"pad":"` + strings.Repeat("x", maxRPCBodyBytes) + `"},"id":1}`
+		requireRPCError(t, callRPC(t, api, body), json2.E_PARSE, "")
+	})
+}
+
+func TestRPCFollowerControl(t *testing.T) {
+	ctrl := &fakeController{}
+	api := newTestAPI(t, testConfig(), newFakeBackend(), ctrl)
+
+	reply := callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"P"},"id":1}`)
+	require.Nil(t, reply.Error)
+	require.JSONEq(t, `{"chain":"P","paused":true}`, string(reply.Result))
+
+	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":[{"chain":"c-chain"}],"id":2}`)
+	require.Nil(t, reply.Error)
+	require.JSONEq(t, `{"chain":"C","paused":false}`, string(reply.Result))
+
+	require.Equal(t, []netinfo.Chain{netinfo.P}, ctrl.paused)
+	require.Equal(t, []netinfo.Chain{netinfo.C}, ctrl.resumed)
+
+	ctrl.err = errors.New("follower not running")
+	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"x"},"id":3}`)
+	requireRPCError(t, reply, json2.E_SERVER, "pausing the X follower: follower not running")
+
+	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.status","id":4}`)
+	require.Nil(t, reply.Error, "status is available with the admin API too")
+}
+
+func TestRPCFollowerControlDisabled(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	for _, method := range []string{"avadata.pauseFollower", "avadata.resumeFollower"} {
+		reply := callRPC(t, api, `{"jsonrpc":"2.0","method":"`+method+`","params":{"chain":"P"},"id":1}`)
+		requireRPCError(t, reply, json2.E_NO_METHOD, "admin API is disabled")
+	}
+}
+
+func TestRPCNotification(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	rec := api.request(t, http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Empty(t, rec.Body.String(), "notifications get no reply")
+	require.Equal(t, "application/json", rec.Header().Get("Content-Type"))
+}
+
+func TestRPCNeedsPost(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	requireDataError(t, api.get(t, "/rpc"), http.StatusMethodNotAllowed, "GET")
+}
