@@ -63,10 +63,11 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
 	// The chain is the only filter; its canonical name makes tokens work
 	// whichever alias or ID the client used.
 	filters := NewFilterHash(routeAvgTPS, chain.String())
-	before, err := s.pagePosition(query.Get(paramPageToken), routeAvgTPS, filters, MetricsPageTokenLifetime)
+	resume, err := s.resumeFrom(query.Get(paramPageToken), routeAvgTPS, filters, MetricsPageTokenLifetime)
 	if err != nil {
 		return err
 	}
+	before := resume.Position
 
 	// One extra bucket tells whether another page exists.
 	buckets, err := s.backend.TPSBuckets(r.Context(), chain, before, pageSize+1)

@@ -33,10 +33,6 @@ func badRequest(format string, args ...any) *apiError {
 	return newAPIError(http.StatusBadRequest, format, args...)
 }
 
-func notFound(format string, args ...any) *apiError {
-	return newAPIError(http.StatusNotFound, format, args...)
-}
-
 // dataErrorBody is the error body of the data service: message is a string.
 type dataErrorBody struct {
 	Message    string `json:"message"`

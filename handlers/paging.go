@@ -9,20 +9,21 @@ import (
 // Server-side helpers around page tokens: every list endpoint resumes from a
 // token's position and issues the next one the same way.
 
-// pagePosition decodes an optional page token into its position; an absent
-// token means the first page (position 0).
-func (s *server) pagePosition(raw, route string, filters FilterHash, maxAge time.Duration) (int64, error) {
+// resumeFrom decodes the request's optional pageToken. An absent token means
+// the first page and yields the zero PageToken (Position 0). A token the
+// client got wrong is a 400; a failure on our side (no signing key) is not.
+func (s *server) resumeFrom(raw, route string, filters FilterHash, maxAge time.Duration) (PageToken, error) {
 	if raw == "" {
-		return 0, nil
+		return PageToken{}, nil
 	}
 	token, err := DecodePageToken(s.backend.PageTokenKey(), raw, route, filters, maxAge, s.now())
 	switch {
 	case errors.Is(err, errInvalidPageToken):
-		return 0, badRequest("%v", err)
+		return PageToken{}, badRequest("%v", err)
 	case err != nil:
-		return 0, fmt.Errorf("decoding page token: %w", err)
+		return PageToken{}, fmt.Errorf("decoding page token: %w", err)
 	}
-	return token.Position, nil
+	return token, nil
 }
 
 // issuePageToken signs a token pointing at position.

@@ -37,8 +37,13 @@ func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// JSON is the only encoding we speak: clients that send no or another
-		// content type would otherwise get gorilla's text/plain 415.
+		// content type would otherwise get gorilla's text/plain 415. Clone so
+		// the caller's request is left as it was.
+		r = r.Clone(r.Context())
 		r.Header.Set("Content-Type", contentTypeJSON)
+		if r.Body == nil {
+			r.Body = http.NoBody
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxRPCBodyBytes)
 		rpcServer.ServeHTTP(w, r)
 	}), nil

@@ -121,3 +121,5 @@ func requireErrorBody(t *testing.T, r reply, status int, mentions string) {
 		require.Contains(t, string(r.body), mentions)
 	}
 }
+
+func decodeJSON(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
