@@ -67,7 +67,11 @@ test-unit:
 test-e2e: build
 	$(GO) test -count=1 -timeout 25m ./tests/e2e/...
 
-bench:
-	@echo "bench: not defined yet"
+# Benchmarks: results go in the issue notes; nothing is asserted on speed.
+# The e2e one needs real C-chain blocks (AVADATA_BENCH_C_BLOCKS, default 30,
+# ~2 s each on a local node).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime 20x -timeout 30m ./tests/e2e/...
 
 FORCE:

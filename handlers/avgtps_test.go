@@ -279,3 +279,14 @@ func TestAvgTPSPassesRequestContext(t *testing.T) {
 	rec := newRecorderFor(api, req)
 	requireMetricsError(t, rec, http.StatusServiceUnavailable)
 }
+
+func TestAvgTPSWithoutSigningKeyIsInternal(t *testing.T) {
+	backend := newFakeBackend()
+	backend.buckets[netinfo.P] = dailyBuckets(3, 19_000*day, 10)
+	api := newTestAPI(t, testConfig(), backend, nil)
+	token := *getAvgTPS(t, api, "p-chain", url.Values{"pageSize": {"1"}}).NextPageToken
+
+	backend.key = nil
+	requireMetricsError(t, api.get(t, "/metrics/v1/avg_tps/p-chain?pageSize=1"), http.StatusInternalServerError)
+	requireMetricsError(t, api.get(t, "/metrics/v1/avg_tps/p-chain?pageToken="+token), http.StatusInternalServerError)
+}

@@ -20,6 +20,7 @@ const (
 	// two minutes leaves room for a loaded CI machine.
 	healthTimeout = 2 * time.Minute
 	pollInterval  = 200 * time.Millisecond
+	healthEvery   = time.Second
 	// probeTimeout bounds each probe request: once a plugin has died, every
 	// request to its chain routes hangs forever (localnet.md §8.10).
 	probeTimeout = 5 * time.Second
@@ -28,9 +29,10 @@ const (
 )
 
 // poll calls check every pollInterval until it reports no problem. It gives
-// up when ctx ends or the node process exits, with an error that carries the
-// last problem seen and the tail of the node's output.
-func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, check func(context.Context) string) error {
+// up when ctx ends, the node process exits or check reports the problem as
+// fatal, with an error that carries the last problem seen and the tail of
+// the node's output.
+func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, check func(context.Context) (problem string, fatal bool)) error {
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
 	ticker := time.NewTicker(pollInterval)
@@ -41,10 +43,14 @@ func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, chec
 			return n.failure(fmt.Sprintf("waiting for %s: node exited (%s)", what, proc.exitStatus()), problem)
 		}
 		probeCtx, cancelProbe := context.WithTimeout(ctx, probeTimeout)
-		problem = check(probeCtx)
+		var fatal bool
+		problem, fatal = check(probeCtx)
 		cancelProbe()
-		if problem == "" {
+		switch {
+		case problem == "":
 			return nil
+		case fatal:
+			return n.failure(fmt.Sprintf("waiting for %s: giving up", what), problem)
 		}
 		select {
 		case <-ticker.C:
@@ -70,17 +76,17 @@ func (n *Network) failure(msg, problem string) error {
 // the P-chain accepts the txs that create the avadata chain.
 func (n *Network) waitBootstrapped(ctx context.Context, proc *nodeProcess) error {
 	client := info.NewClient(n.URI())
-	return n.poll(ctx, proc, "P, X and C to bootstrap", func(ctx context.Context) string {
+	return n.poll(ctx, proc, "P, X and C to bootstrap", func(ctx context.Context) (string, bool) {
 		for _, chain := range []string{"P", "X", "C"} {
 			done, err := client.IsBootstrapped(ctx, chain)
 			if err != nil {
-				return fmt.Sprintf("info.isBootstrapped(%s): %v", chain, err)
+				return fmt.Sprintf("info.isBootstrapped(%s): %v", chain, err), false
 			}
 			if !done {
-				return chain + " not bootstrapped yet"
+				return chain + " not bootstrapped yet", false
 			}
 		}
-		return ""
+		return "", false
 	})
 }
 
@@ -99,44 +105,63 @@ func (n *Network) waitHealthy(ctx context.Context) error {
 	if proc == nil {
 		return errors.New("node is not running")
 	}
-	return n.poll(ctx, proc, "the node and the avadata chain to be healthy", n.healthProblem)
+	// The node logs a WARN with every check's full result for each
+	// /ext/health request while unhealthy, so that one is asked only every
+	// healthEvery; the routes are cheap to ask.
+	var (
+		healthDue     time.Time
+		healthProblem = "not checked yet"
+	)
+	return n.poll(ctx, proc, "the node and the avadata chain to be healthy", func(ctx context.Context) (string, bool) {
+		if now := time.Now(); now.After(healthDue) {
+			var fatal bool
+			healthProblem, fatal = nodeHealthProblem(ctx, n.URI())
+			if fatal {
+				return healthProblem, true
+			}
+			healthDue = now.Add(healthEvery)
+		}
+		if healthProblem != "" {
+			return healthProblem, false
+		}
+		if p := routeProblem(ctx, n.ChainURL()+"/"); p != "" {
+			return p, false
+		}
+		if n.cfg.alias() != "" {
+			return routeProblem(ctx, n.BaseURL()+"/"), false
+		}
+		return "", false
+	})
 }
 
-func (n *Network) healthProblem(ctx context.Context) string {
-	if p := nodeHealthProblem(ctx, n.URI()); p != "" {
-		return p
-	}
-	if p := routeProblem(ctx, n.ChainURL()+"/"); p != "" {
-		return p
-	}
-	if n.cfg.alias() != "" {
-		return routeProblem(ctx, n.BaseURL()+"/")
-	}
-	return ""
-}
+// chainFailedMarker starts the failing check a node registers for a chain it
+// could not create (e.g. the plugin rejected its config). Nothing but a new
+// start fixes that, so waiting for it is pointless.
+const chainFailedMarker = "failed to create chain"
 
 // nodeHealthProblem returns "" when GET /ext/health is 200, else the names
-// and errors of the failing checks.
-func nodeHealthProblem(ctx context.Context, uri string) string {
+// and errors of the failing checks, and whether one of them is fatal.
+func nodeHealthProblem(ctx context.Context, uri string) (problem string, fatal bool) {
 	status, body, err := get(ctx, uri+"/ext/health")
 	if err != nil {
-		return fmt.Sprintf("GET /ext/health: %v", err)
+		return fmt.Sprintf("GET /ext/health: %v", err), false
 	}
 	if status == http.StatusOK {
-		return ""
+		return "", false
 	}
 	var reply health.APIReply
 	if json.Unmarshal(body, &reply) != nil {
-		return fmt.Sprintf("GET /ext/health: %d %s", status, strings.TrimSpace(string(body)))
+		return fmt.Sprintf("GET /ext/health: %d %s", status, strings.TrimSpace(string(body))), false
 	}
 	var failing []string
 	for name, r := range reply.Checks {
 		if r.Error != nil {
 			failing = append(failing, fmt.Sprintf("%s: %s", name, *r.Error))
+			fatal = fatal || strings.Contains(*r.Error, chainFailedMarker)
 		}
 	}
 	sort.Strings(failing)
-	return fmt.Sprintf("GET /ext/health: %d, failing checks: %s", status, strings.Join(failing, "; "))
+	return fmt.Sprintf("GET /ext/health: %d, failing checks: %s", status, strings.Join(failing, "; ")), fatal
 }
 
 // routeProblem returns "" when url is served by the plugin. 404 means the
@@ -163,6 +188,6 @@ func get(ctx context.Context, url string) (int, []byte, error) {
 		return 0, nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20)) // /ext/health runs to tens of KB
 	return resp.StatusCode, body, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,7 +19,13 @@ const tailBytes = 64 << 10
 
 // launch starts the node process on the network's data dir and ports.
 func (n *Network) launch() error {
+	if n.process() != nil {
+		return errors.New("node already running")
+	}
 	if err := n.checkNoNodeRunning(); err != nil {
+		return err
+	}
+	if err := checkPortsFree(n.state.HTTPPort, n.state.StakingPort); err != nil {
 		return err
 	}
 	stdout, stderr, closeOutput, err := n.outputs()
@@ -76,6 +83,21 @@ func sameWriter(a, b io.Writer) (same bool) {
 		}
 	}()
 	return a == b
+}
+
+// checkPortsFree fails when another process holds one of the node's ports.
+// Besides a clearer message, it keeps the bring-up from talking to somebody
+// else's node on that port while its own node is still dying, and issuing
+// the chain-creating txs there.
+func checkPortsFree(ports ...int) error {
+	for _, port := range ports {
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		if err != nil {
+			return fmt.Errorf("port %d is in use (another node? try: pgrep -a avalanchego): %w", port, err)
+		}
+		_ = l.Close()
+	}
+	return nil
 }
 
 // checkNoNodeRunning refuses to start a second node on a data dir whose node

@@ -3,6 +3,7 @@ package localnet
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -154,6 +155,21 @@ func TestStartReportsNodeThatExits(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", outputFileName)); err != nil {
 		t.Errorf("no output file: %v", err)
+	}
+}
+
+// A port held by another process fails Start before any node is launched.
+func TestStartRefusesBusyPort(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	dir := t.TempDir()
+	_, err = Start(context.Background(), Config{AvalancheGoPath: "/nonexistent", PluginDir: dir,
+		DataDir: dir, HTTPPort: l.Addr().(*net.TCPAddr).Port})
+	if err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("Start on a busy port: %v", err)
 	}
 }
 

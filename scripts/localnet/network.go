@@ -156,7 +156,14 @@ func (n *Network) stopWithin(ctx context.Context, grace time.Duration) error {
 // in the middle of creating the chain could leave its database in a state
 // the next Start has to cope with.
 func (n *Network) abandon() error {
-	return n.stopWithin(context.Background(), abandonGrace)
+	if n.process() == nil {
+		return nil
+	}
+	began := time.Now()
+	n.cfg.logf("stopping the node: bring-up failed")
+	err := n.stopWithin(context.Background(), abandonGrace)
+	n.cfg.logf("node stopped in %s", time.Since(began).Round(time.Millisecond))
+	return err
 }
 
 func (n *Network) kill() error {
@@ -178,7 +185,7 @@ func (n *Network) restart(ctx context.Context) error {
 }
 
 // startAndWait starts the node and waits until it is healthy; a node that
-// does not get there is killed, so a failure leaves nothing running.
+// does not get there is stopped, so a failure leaves nothing running.
 func (n *Network) startAndWait(ctx context.Context) error {
 	if err := n.launch(); err != nil {
 		return err

@@ -27,7 +27,11 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// lines returns at most n of the last complete-or-partial lines.
+// maxLineLen cuts long lines in an error message: the node's health
+// warnings put kilobytes of JSON on one line.
+const maxLineLen = 300
+
+// lines returns at most n of the last lines, each cut to maxLineLen.
 func (t *tailBuffer) lines(n int) string {
 	t.mu.Lock()
 	s := string(t.buf)
@@ -35,6 +39,11 @@ func (t *tailBuffer) lines(n int) string {
 	all := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(all) > n {
 		all = all[len(all)-n:]
+	}
+	for i, l := range all {
+		if len(l) > maxLineLen {
+			all[i] = l[:maxLineLen] + " …"
+		}
 	}
 	return strings.Join(all, "\n")
 }

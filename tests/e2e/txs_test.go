@@ -29,7 +29,7 @@ type txIssuer struct {
 	dest   ids.ShortID
 }
 
-func newTxIssuer(t *testing.T, ctx context.Context, uri string) *txIssuer {
+func newTxIssuer(t testing.TB, ctx context.Context, uri string) *txIssuer {
 	t.Helper()
 	kc := secp256k1fx.NewKeychain(genesis.EWOQKey)
 	w, err := primary.MakeWallet(ctx, uri, kc, kc, primary.WalletConfig{})
@@ -49,7 +49,7 @@ func (x *txIssuer) owner() secp256k1fx.OutputOwners {
 }
 
 // issueX sends n X-chain BaseTxs, each waiting for acceptance.
-func (x *txIssuer) issueX(t *testing.T, ctx context.Context, n int) {
+func (x *txIssuer) issueX(t testing.TB, ctx context.Context, n int) {
 	t.Helper()
 	assetID := x.wallet.X().Builder().Context().AVAXAssetID
 	for i := range n {
@@ -63,7 +63,7 @@ func (x *txIssuer) issueX(t *testing.T, ctx context.Context, n int) {
 }
 
 // issueP sends n P-chain BaseTxs.
-func (x *txIssuer) issueP(t *testing.T, ctx context.Context, n int) {
+func (x *txIssuer) issueP(t testing.TB, ctx context.Context, n int) {
 	t.Helper()
 	assetID := x.wallet.P().Builder().Context().AVAXAssetID
 	for i := range n {
@@ -78,7 +78,7 @@ func (x *txIssuer) issueP(t *testing.T, ctx context.Context, n int) {
 
 // issueC sends n C-chain value transfers from the EWOQ address, all at once
 // (consecutive nonces), then waits for every receipt. It returns the hashes.
-func (x *txIssuer) issueC(t *testing.T, ctx context.Context, n int) []string {
+func (x *txIssuer) issueC(t testing.TB, ctx context.Context, n int) []string {
 	t.Helper()
 	var chainID, gasPrice hexutil.Big
 	require.NoError(t, x.eth.CallContext(ctx, &chainID, "eth_chainId"))
@@ -107,7 +107,7 @@ func (x *txIssuer) issueC(t *testing.T, ctx context.Context, n int) []string {
 	return hashes
 }
 
-func (x *txIssuer) waitReceipt(t *testing.T, ctx context.Context, hash string) {
+func (x *txIssuer) waitReceipt(t testing.TB, ctx context.Context, hash string) {
 	t.Helper()
 	for {
 		var receipt map[string]any
