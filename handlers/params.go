@@ -21,7 +21,8 @@ const (
 
 // Conventions of the parsers in this file:
 //   - a parameter that is absent or empty takes its default;
-//   - only the first value of a repeated scalar parameter is read;
+//   - only the first value of a repeated scalar parameter is read (list
+//     parameters join all of their values);
 //   - unknown parameters are ignored;
 //   - a bad value is a 400 whose message names the parameter and says what
 //     is allowed.
@@ -173,11 +174,12 @@ func parseCurrency(q url.Values) (string, error) {
 }
 
 // parseList reads a comma-separated list parameter (addresses, nodeIds, ...).
-// Blank entries are dropped, surrounding spaces trimmed and duplicates removed
-// (first occurrence kept). Each item must pass validate, when given; an
-// absent parameter yields an empty list. maxItems <= 0 means no limit.
+// A repeated parameter counts as one list of all its values. Blank entries
+// are dropped, surrounding spaces trimmed and duplicates removed (first
+// occurrence kept). Each item must pass validate, when given; an absent
+// parameter yields an empty list. maxItems <= 0 means no limit.
 func parseList(q url.Values, name string, maxItems int, validate func(string) error) ([]string, error) {
-	raw := q.Get(name)
+	raw := strings.Join(q[name], ",")
 	if raw == "" {
 		return nil, nil
 	}

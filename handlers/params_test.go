@@ -197,6 +197,7 @@ func TestParseList(t *testing.T) {
 		{name: "several", query: "addresses=ab,cd,ef", want: []string{"ab", "cd", "ef"}},
 		{name: "spaces and blanks", query: "addresses=%20ab%20,,cd,", want: []string{"ab", "cd"}},
 		{name: "duplicates dropped", query: "addresses=ab,cd,ab", want: []string{"ab", "cd"}},
+		{name: "repeated key joins", query: "addresses=ab&addresses=cd,ef&addresses=ab", want: []string{"ab", "cd", "ef"}},
 		{name: "at the limit", query: "addresses=a,b,c", max: 3, want: []string{"a", "b", "c"}},
 		{name: "over the limit", query: "addresses=a,b,c,d", max: 3, wantErr: []string{"addresses", "more than 3"}},
 		{name: "validated", query: "addresses=ab,cde", validate: evenLength, wantErr: []string{"addresses", `"cde"`, "is odd"}},

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
@@ -47,6 +49,7 @@ type route struct {
 //	GET  /v1/status                         follower progress
 //	POST /rpc                               JSON-RPC 2.0, service "avadata"
 //	GET  /metrics/v1/avg_tps/{chainId}      metrics service ({metrics_url} = {base_url}/metrics)
+//	...                                     the Data API endpoints of the spec (routes_*.go)
 //
 // ctrl may be nil; the JSON-RPC follower controls then do not exist. log may
 // be nil (nothing is logged) and so may reg (metrics are not exported).
@@ -98,30 +101,89 @@ func (s *server) routes(ctrl Controller) ([]route, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []route{
+	routes := []route{
 		{name: "index", method: http.MethodGet, path: "/", summary: "this index", handler: s.adapt(s.serveIndex)},
 		{name: "openapi", method: http.MethodGet, path: "/openapi.json", summary: "OpenAPI 3.1 document", handler: s.adapt(s.serveOpenAPI)},
 		{name: "status", method: http.MethodGet, path: "/v1/status", summary: "follower progress", handler: s.adapt(s.serveStatus)},
 		{name: "rpc", method: http.MethodPost, path: "/rpc", summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", handler: rpcHandler},
 		{name: routeAvgTPS, method: http.MethodGet, path: metricsPrefix + "/v1/avg_tps/{chainId}", summary: "daily average TPS of the P, X or C chain", handler: s.adapt(s.serveAvgTPS)},
-	}, nil
+	}
+	// The Data API endpoints of the spec; most are validated stubs for now
+	// (see routes_common.go).
+	routes = append(routes, s.sigAggRoutes()...)
+	routes = append(routes, s.evmRoutes()...)
+	routes = append(routes, s.primaryRoutes()...)
+	routes = append(routes, s.stakingRoutes()...)
+	return routes, nil
 }
 
 // newRouter builds the gorilla/mux router of routes. Path cleaning is off:
 // gorilla would answer "//" or "/a/../b" with a redirect, which neither
 // carries a JSON body nor means anything for this API.
+//
+// Templates are matched whole (gorilla anchors them and a variable never
+// spans a "/"), so literal suffixes such as "transactions:listStaking" and
+// the plain "transactions" never shadow each other.
 func newRouter(routes []route) *mux.Router {
 	router := mux.NewRouter().SkipClean(true)
 	for _, rt := range routes {
 		router.Handle(rt.path, rt.handler).Methods(rt.method).Name(rt.name)
 	}
+	allowed := newAllowedMethods(routes)
 	router.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeErrorStatus(w, r, http.StatusNotFound, fmt.Sprintf("no route for %s %s; see GET / for the endpoints", r.Method, r.URL.Path))
 	})
 	router.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeErrorStatus(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path))
+		methods := allowed.of(r)
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		writeErrorStatus(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s; allowed: %s",
+			r.Method, r.URL.Path, strings.Join(methods, ", ")))
 	})
 	return router
+}
+
+// allowedMethods answers which methods the routes serve on a path, for the
+// Allow header of 405 replies.
+type allowedMethods []pathMethods
+
+type pathMethods struct {
+	route   *mux.Route // matches the path template, any method
+	methods []string
+}
+
+func newAllowedMethods(routes []route) allowedMethods {
+	matcher := mux.NewRouter().SkipClean(true)
+	var out allowedMethods
+	index := make(map[string]int)
+	for _, rt := range routes {
+		i, seen := index[rt.path]
+		if !seen {
+			i = len(out)
+			index[rt.path] = i
+			out = append(out, pathMethods{route: matcher.NewRoute().Path(rt.path)})
+		}
+		if !slices.Contains(out[i].methods, rt.method) {
+			out[i].methods = append(out[i].methods, rt.method)
+		}
+	}
+	return out
+}
+
+// of returns the methods served on r's path, sorted.
+func (a allowedMethods) of(r *http.Request) []string {
+	var methods []string
+	for _, pm := range a {
+		var match mux.RouteMatch
+		if pm.route.Match(r, &match) {
+			for _, m := range pm.methods {
+				if !slices.Contains(methods, m) {
+					methods = append(methods, m)
+				}
+			}
+		}
+	}
+	slices.Sort(methods)
+	return methods
 }
 
 // prepareRequests is the outermost layer: it strips the node's

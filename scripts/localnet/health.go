@@ -20,7 +20,7 @@ const (
 	// two minutes leaves room for a loaded CI machine.
 	healthTimeout = 2 * time.Minute
 	pollInterval  = 200 * time.Millisecond
-	healthEvery   = time.Second
+	healthEvery   = 500 * time.Millisecond
 	// probeTimeout bounds each probe request: once a plugin has died, every
 	// request to its chain routes hangs forever (localnet.md §8.10).
 	probeTimeout = 5 * time.Second

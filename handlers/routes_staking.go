@@ -1,0 +1,202 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// Staking endpoints (spec 5, 9, 11, 12): staking transactions, rewards,
+// validators and delegators of the primary network.
+
+// Route names (also the hosted API's operation IDs).
+const (
+	routeListStakingTxs = "listActivePrimaryNetworkStakingTransactions"
+	routeListRewards    = "listHistoricalPrimaryNetworkRewards"
+	routeGetValidator   = "getSingleValidatorDetails"
+	routeListDelegators = "listDelegators"
+)
+
+// validationStatuses and delegationStatuses are the filter values of the
+// spec (States and transitions).
+func validationStatuses() []string { return []string{"completed", "active", "pending", "removed"} }
+func delegationStatuses() []string { return []string{"completed", "active", "pending"} }
+
+// pChainOnly is the {blockchainId} set of the staking endpoint.
+func pChainOnly() []netinfo.Chain { return []netinfo.Chain{netinfo.P} }
+
+func (s *server) stakingRoutes() []route {
+	return []route{
+		{name: routeListStakingTxs, method: http.MethodGet,
+			path:    "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
+			summary: "active staking transactions on the P-chain (not served yet)",
+			handler: stub(s, s.parseListStakingTxsRequest)},
+		{name: routeListRewards, method: http.MethodGet,
+			path:    "/v1/networks/{network}/rewards",
+			summary: "historical staking rewards (not served yet)",
+			handler: stub(s, s.parseListRewardsRequest)},
+		{name: routeGetValidator, method: http.MethodGet,
+			path:    "/v1/networks/{network}/validators/{nodeId}",
+			summary: "validations of one node (not served yet)",
+			handler: stub(s, s.parseGetValidatorRequest)},
+		{name: routeListDelegators, method: http.MethodGet,
+			path:    "/v1/networks/{network}/delegators",
+			summary: "delegators of the primary network (not served yet)",
+			handler: stub(s, s.parseListDelegatorsRequest)},
+	}
+}
+
+// listStakingTxsRequest is the validated input of
+// GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking
+// (P-chain only).
+type listStakingTxsRequest struct {
+	Addresses []string // X/P-chain addresses as given
+	TxTypes   []string // canonical PrimaryNetworkTxType names
+	Time      timestampRange
+	PageSize  int
+	SortOrder sortOrder
+	Page      PageToken
+}
+
+func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequest, error) {
+	var req listStakingTxsRequest
+	var err error
+	if _, err = s.resolvePrimaryPath(r, pChainOnly()); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Addresses, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+		return req, err
+	}
+	if req.TxTypes, err = parseTxTypes(q); err != nil {
+		return req, err
+	}
+	if req.Time, err = parseTimestampRange(q); err != nil {
+		return req, err
+	}
+	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
+		return req, err
+	}
+	if req.SortOrder, err = parseSortOrder(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.pageFrom(q, routeListStakingTxs, strings.Join(req.Addresses, ","),
+		strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End), string(req.SortOrder))
+	return req, err
+}
+
+// listRewardsRequest is the validated input of
+// GET /v1/networks/{network}/rewards. At least one of Addresses and NodeIDs
+// is set.
+type listRewardsRequest struct {
+	Addresses []string // X/P-chain addresses as given
+	NodeIDs   []ids.NodeID
+	PageSize  int
+	SortOrder sortOrder
+	Currency  string // lower-case, default usd
+	Page      PageToken
+}
+
+func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, error) {
+	var req listRewardsRequest
+	var err error
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Addresses, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+		return req, err
+	}
+	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
+		return req, err
+	}
+	if len(req.Addresses) == 0 && len(req.NodeIDs) == 0 {
+		return req, badRequest("%s or %s is required: give at least one of them", paramAddresses, paramNodeIDs)
+	}
+	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
+		return req, err
+	}
+	if req.SortOrder, err = parseSortOrder(q); err != nil {
+		return req, err
+	}
+	if req.Currency, err = parseCurrency(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.pageFrom(q, routeListRewards, strings.Join(req.Addresses, ","), joinNodeIDs(req.NodeIDs),
+		string(req.SortOrder), req.Currency)
+	return req, err
+}
+
+// getValidatorRequest is the validated input of
+// GET /v1/networks/{network}/validators/{nodeId}.
+type getValidatorRequest struct {
+	NodeID           ids.NodeID
+	ValidationStatus string // one of validationStatuses, "" for all
+	PageSize         int
+	SortOrder        sortOrder
+	Page             PageToken
+}
+
+func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest, error) {
+	var req getValidatorRequest
+	var err error
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+		return req, err
+	}
+	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
+		return req, err
+	}
+	if req.ValidationStatus, err = parseEnum(q, paramValidationStatus, validationStatuses()); err != nil {
+		return req, err
+	}
+	if req.SortOrder, err = parseSortOrder(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.pageFrom(q, routeGetValidator, req.NodeID.String(), req.ValidationStatus, string(req.SortOrder))
+	return req, err
+}
+
+// listDelegatorsRequest is the validated input of
+// GET /v1/networks/{network}/delegators.
+type listDelegatorsRequest struct {
+	RewardAddresses  []string // X/P-chain addresses as given
+	NodeIDs          []ids.NodeID
+	DelegationStatus string // one of delegationStatuses, "" for all
+	PageSize         int
+	SortOrder        sortOrder
+	Page             PageToken
+}
+
+func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequest, error) {
+	var req listDelegatorsRequest
+	var err error
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
+		return req, err
+	}
+	if req.RewardAddresses, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
+		return req, err
+	}
+	if req.SortOrder, err = parseSortOrder(q); err != nil {
+		return req, err
+	}
+	if req.DelegationStatus, err = parseEnum(q, paramDelegationStatus, delegationStatuses()); err != nil {
+		return req, err
+	}
+	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
+		return req, err
+	}
+	req.Page, err = s.pageFrom(q, routeListDelegators, strings.Join(req.RewardAddresses, ","),
+		joinNodeIDs(req.NodeIDs), req.DelegationStatus, string(req.SortOrder))
+	return req, err
+}
