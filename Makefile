@@ -7,6 +7,7 @@ AVALANCHEGO  := $(BUILD)/avalanchego
 PLUGIN_BIN   := $(BUILD)/avadata
 PLUGIN_DIR   := $(BUILD)/plugins
 LOCALNET     := $(BUILD)/avadata-localnet
+CREATECHAIN  := $(BUILD)/avadata-createchain
 
 # `make run` settings; override on the command line, e.g. make run HTTP_PORT=9750.
 DATA_DIR     ?= .localnet
@@ -18,7 +19,7 @@ RUN_FLAGS    ?=
 
 all: build
 
-build: $(AVALANCHEGO) plugin $(LOCALNET)
+build: $(AVALANCHEGO) plugin $(LOCALNET) $(CREATECHAIN)
 
 # The node comes from the module cache at the version pinned in go.mod, so
 # only a go.mod/go.sum change can make it stale. go build leaves an
@@ -34,6 +35,9 @@ $(PLUGIN_BIN): FORCE
 
 $(LOCALNET): FORCE
 	$(GO) build -o $@ ./scripts/localnet/cmd/avadata-localnet
+
+$(CREATECHAIN): FORCE
+	$(GO) build -o $@ ./scripts/chaincreate/cmd/avadata-createchain
 
 # The node loads the plugin from <plugin-dir>/<VMID>. Install it only when it
 # changed, and by rename: a running node keeps the old file open, and cp onto

@@ -11,6 +11,7 @@ package localnet
 import (
 	"errors"
 	"fmt"
+	"github.com/avadata/avadata/scripts/chaincreate"
 	"io"
 	"path/filepath"
 	"sort"
@@ -53,17 +54,13 @@ const (
 	// outputFileName receives the node's stdout/stderr when Config has none.
 	outputFileName = "avalanchego-output.log"
 
-	// chainName is the name recorded in the CreateChainTx.
-	chainName = "avadata"
 	// defaultAlias is the alias the plugin gives itself unless the chain
 	// config's "alias" key says otherwise (vm.DefaultAlias).
 	defaultAlias = "data"
 )
 
-// DefaultGenesis returns the avadata chain's default genesis. The VM only
-// hashes it into its genesis block, so any bytes work; these say what the
-// chain is.
-func DefaultGenesis() []byte { return []byte(`{"name":"avadata"}`) }
+// DefaultGenesis returns the avadata chain's default genesis.
+func DefaultGenesis() []byte { return chaincreate.DefaultGenesis() }
 
 func (c *Config) validate() error {
 	switch {

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -391,7 +392,7 @@ func requireJSONTx(t *testing.T, raw json.RawMessage, wantID ids.ID, g localGene
 	requireKeys(t, u, "unsignedTx", "networkID", "blockchainID", "outputs", "inputs", "memo")
 	require.EqualValues(t, constants.LocalID, jsonInteger(t, u["networkID"], "networkID"))
 	require.Equal(t, g.xChainID.String(), jsonString(t, u["blockchainID"], "blockchainID"))
-	jsonString(t, u["memo"], "memo")
+	require.True(t, strings.HasPrefix(jsonString(t, u["memo"], "memo"), "0x"), "memo is 0x-hex: %s", u["memo"])
 
 	numInputs := 0
 	for _, key := range []string{"inputs", "importedInputs"} {
