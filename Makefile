@@ -63,10 +63,12 @@ clean:
 clean-localnet:
 	rm -rf $(DATA_DIR)
 
-test: test-unit test-e2e
+# The unit tests of scripts/localnet start real nodes too, so everything is
+# built first; -count=1 because those results depend on the built binaries.
+test: build test-unit test-e2e
 
 test-unit:
-	$(GO) test ./plugin/... ./vm/... ./indexer/... ./handlers/... ./aggregator/... ./scripts/...
+	$(GO) test -count=1 ./plugin/... ./vm/... ./indexer/... ./handlers/... ./aggregator/... ./scripts/...
 
 test-e2e: build
 	$(GO) test -count=1 -timeout 25m ./tests/e2e/...
