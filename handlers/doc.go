@@ -20,6 +20,18 @@
 // omitted, never null. Unknown query parameters are ignored; a bad value of a
 // known one is a 400 that names the parameter and what it accepts.
 //
+// # Data API endpoints
+//
+// Every endpoint of the spec's Data API is routed (routes_*.go, one file per
+// domain). Each has a request struct and a parse function that validates its
+// input in a fixed order: path parameters ({network}, then {blockchainId} or
+// {chainId}, then {address}, {nodeId} or {txHash}), then query parameters,
+// then the body. Endpoints this version does not serve yet are stubs: bad
+// input gets the 400 the real endpoint will give, valid input a 404 whose
+// message says the endpoint is recognised but not served yet, so clients can
+// tell it from a mistyped URL. A wrong method on a known path is a 405 with
+// an Allow header.
+//
 // # Clients and limits
 //
 // API keys are optional (x-data-api-key or x-glacier-api-key). Plugins see

@@ -74,7 +74,7 @@ func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
 			}
 			u, err := url.Parse(tc.path)
 			require.NoError(t, err)
-			if isMetricsPath(u.Path) {
+			if isMetricsPath(stripChainPrefix(u.Path)) {
 				requireMetricsError(t, rec, tc.status, fragments...)
 			} else {
 				requireDataError(t, rec, tc.status, fragments...)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -199,8 +200,7 @@ func (s *server) parseListVerticesByHeightRequest(r *http.Request) (listVertices
 	if req.SortOrder, err = parseSortOrder(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.pageFrom(q, routeListVerticesByHeight, formatBound(bound[uint64]{req.VertexHeight, true}),
-		string(req.SortOrder))
+	req.Page, err = s.pageFrom(q, routeListVerticesByHeight, strconv.FormatUint(req.VertexHeight, 10), string(req.SortOrder))
 	return req, err
 }
 

@@ -1,0 +1,197 @@
+package handlers
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+const primaryTpl = "/v1/networks/{network}/blockchains/{blockchainId}"
+
+// networkCases are the {network} cases of every /v1/networks route; p builds
+// the path for a network segment.
+func networkCases(p func(network string) string, tpl string) []routeCase {
+	return []routeCase{
+		valid("local", p("local"), tpl),
+		valid("network any case", p("LOCAL"), tpl),
+		invalid("other network", p("mainnet"), "this node serves network 'local'; request was for 'mainnet'"),
+		invalid("testnet is fuji", p("testnet"), "serves network 'local'", "'testnet'"),
+		invalid("unknown network", p("devnet"), "invalid network 'devnet'", "'mainnet', 'fuji', 'testnet', 'local'"),
+	}
+}
+
+// blockchainCases checks {blockchainId} against the chains a route allows;
+// p builds the path for a network and blockchain segment.
+func blockchainCases(p func(network, chain string) string, tpl string, allowed []netinfo.Chain) []routeCase {
+	node := localInfo()
+	var cases []routeCase
+	cases = append(cases, networkCases(func(n string) string { return p(n, allowed[0].DataAPIAlias()) }, tpl)...)
+	for _, c := range allPrimaryChains() {
+		alias, id := c.DataAPIAlias(), node.ChainID(c).String()
+		if slices.Contains(allowed, c) {
+			cases = append(cases, valid(alias, p("local", alias), tpl), valid(alias+" by id", p("local", id), tpl),
+				valid(alias+" upper case", p("local", strings.ToUpper(alias)), tpl))
+		} else {
+			cases = append(cases,
+				invalid(alias+" not allowed", p("local", alias), "blockchainId '"+alias+"'", "not supported by this endpoint"),
+				invalid(alias+" id not allowed", p("local", id), "blockchainId", "not supported by this endpoint"))
+		}
+	}
+	return append(cases,
+		invalid("network before chain", p("mainnet", "nope"), "network"),
+		invalid("unknown chain", p("local", "nope"), "invalid blockchainId 'nope'"),
+		invalid("node alias", p("local", "X"), "invalid blockchainId 'X'"),
+		invalid("mainnet x-chain id", p("local", mainnetXChain), "blockchainId", "x-chain of mainnet", "serves network 'local'"),
+		invalid("fuji c-chain id", p("local", fujiCChain), "blockchainId", "c-chain of fuji"),
+	)
+}
+
+func TestListPrimaryTxsRoute(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	tpl := primaryTpl + "/transactions"
+	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/transactions" }
+	cases := blockchainCases(path, tpl, allPrimaryChains())
+
+	addr, addr2 := bech32Addr(t, "local", 1), bech32Addr(t, "local", 2)
+	fujiAddr := bech32Addr(t, "fuji", 1)
+	validation := ids.ID{5}
+	p, c, x := path("local", "p-chain"), path("local", "c-chain"), path("local", "x-chain")
+	cases = append(cases,
+		valid("addresses", p+"?addresses="+addr+",P-"+addr2+",X-"+addr, tpl),
+		valid("all filters", p+"?addresses="+addr+"&txTypes=AddValidatorTx&txTypes=AddDelegatorTx,BaseTx"+
+			"&startTimestamp=1&endTimestamp=2&pageSize=100&sortOrder=ASC", tpl),
+		valid("l1ValidationId cb58", p+"?l1ValidationId="+validation.String(), tpl),
+		valid("l1ValidationId hex with filters", p+"?l1ValidationId=0x"+validation.Hex()+"&txTypes=SetL1ValidatorWeightTx&startTimestamp=5", tpl),
+		valid("evm address on c-chain", c+"?addresses="+testEVMAddr+","+addr+"&txTypes=ImportTx", tpl),
+		invalid("evm address on p-chain", p+"?addresses="+testEVMAddr, "invalid addresses", "EVM address", "C-chain"),
+		invalid("bad evm address on c-chain", c+"?addresses=0x12", "invalid addresses", "40 hex digits"),
+		invalid("other network's address", p+"?addresses="+fujiAddr, "invalid addresses", `"fuji"`, `"local"`),
+		invalid("not an address", p+"?addresses=hello", "invalid addresses", "bech32"),
+		invalid("bad chain prefix", p+"?addresses=Z-"+addr, "invalid addresses", "chain prefix"),
+		invalid("too many addresses", p+"?addresses="+manyAddresses(t, maxListEntries+1), "addresses", "more than 64"),
+		valid("at the address limit", p+"?addresses="+manyAddresses(t, maxListEntries), tpl),
+		invalid("l1ValidationId off the P-chain", x+"?l1ValidationId="+validation.String(), "l1ValidationId", "only supported on the P-chain", "x-chain"),
+		invalid("bad l1ValidationId", p+"?l1ValidationId=abc", "invalid l1ValidationId 'abc'"),
+		invalid("bad txTypes", p+"?addresses="+addr+"&txTypes=Nope", "invalid txTypes 'Nope'", "'AddValidatorTx'"),
+		invalid("bad startTimestamp", p+"?addresses="+addr+"&startTimestamp=-1", "startTimestamp", ">= 0"),
+		invalid("bad endTimestamp", p+"?addresses="+addr+"&endTimestamp=soon", "endTimestamp"),
+		invalid("reversed timestamps", p+"?addresses="+addr+"&startTimestamp=9&endTimestamp=1", "startTimestamp", "endTimestamp"),
+		invalid("pageSize", p+"?pageSize=0", "pageSize", "between 1 and 100"),
+		invalid("sortOrder", p+"?sortOrder=newest", "sortOrder"),
+		invalid("txTypes without addresses", p+"?txTypes=AddValidatorTx", "txTypes needs an address filter", "addresses", "l1ValidationId"),
+		invalid("startTimestamp without addresses", x+"?startTimestamp=1", "startTimestamp needs an address filter"),
+		invalid("endTimestamp without addresses", c+"?endTimestamp=1", "endTimestamp needs an address filter"),
+		invalid("pageToken", p+"?pageToken=zzz", "invalid pageToken"),
+	)
+	runRouteCases(t, api, cases)
+}
+
+func manyAddresses(t *testing.T, n int) string {
+	t.Helper()
+	addrs := make([]string, n)
+	for i := range addrs {
+		addrs[i] = bech32Addr(t, "local", byte(i))
+	}
+	return strings.Join(addrs, ",")
+}
+
+func TestGetPrimaryBalancesRoute(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	tpl := primaryTpl + "/balances"
+	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/balances" }
+	cases := blockchainCases(path, tpl, allPrimaryChains())
+	addr := bech32Addr(t, "local", 3)
+	p, c := path("local", "p-chain"), path("local", "c-chain")
+	cases = append(cases,
+		valid("addresses and time", p+"?addresses="+addr+"&blockTimestamp=1599696000", tpl),
+		valid("blockTimestamp 0", p+"?blockTimestamp=0", tpl),
+		valid("evm address on c-chain", c+"?addresses="+testEVMAddr, tpl),
+		invalid("evm address on p-chain", p+"?addresses="+testEVMAddr, "invalid addresses", "EVM address"),
+		invalid("negative blockTimestamp", p+"?blockTimestamp=-1", "blockTimestamp", ">= 0"),
+		invalid("float blockTimestamp", p+"?blockTimestamp=1.5", "blockTimestamp"),
+		invalid("bad address", p+"?addresses=P-local1nope", "invalid addresses"),
+	)
+	runRouteCases(t, api, cases)
+}
+
+func TestListVerticesByHeightRoute(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	tpl := primaryTpl + "/vertices:listByHeight"
+	path := func(n, c string) string {
+		return "/v1/networks/" + n + "/blockchains/" + c + "/vertices:listByHeight?vertexHeight=1"
+	}
+	cases := blockchainCases(path, tpl, xChainOnly())
+	x := "/v1/networks/local/blockchains/x-chain/vertices:listByHeight"
+	cases = append(cases,
+		valid("height 0", x+"?vertexHeight=0&pageSize=100&sortOrder=asc", tpl),
+		invalid("missing vertexHeight", x, "vertexHeight is required", ">= 0"),
+		invalid("empty vertexHeight", x+"?vertexHeight=", "vertexHeight is required"),
+		invalid("negative vertexHeight", x+"?vertexHeight=-1", "invalid vertexHeight '-1'", ">= 0"),
+		invalid("float vertexHeight", x+"?vertexHeight=1.0", "invalid vertexHeight"),
+		invalid("pageSize", x+"?vertexHeight=1&pageSize=101", "pageSize"),
+		invalid("sortOrder", x+"?vertexHeight=1&sortOrder=x", "sortOrder"),
+		invalid("pageToken", x+"?vertexHeight=1&pageToken=x", "invalid pageToken"),
+		invalid("chain before vertexHeight", "/v1/networks/local/blockchains/p-chain/vertices:listByHeight", "blockchainId"),
+	)
+	runRouteCases(t, api, cases)
+}
+
+func TestListBlocksByNodeRoute(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	tpl := primaryTpl + "/nodes/{nodeId}/blocks"
+	path := func(n, c string) string {
+		return "/v1/networks/" + n + "/blockchains/" + c + "/nodes/" + testNodeID + "/blocks"
+	}
+	cases := blockchainCases(path, tpl, allPrimaryChains())
+	node := func(id string) string { return "/v1/networks/local/blockchains/p-chain/nodes/" + id + "/blocks" }
+	cases = append(cases,
+		valid("empty node id", node(ids.EmptyNodeID.String()), tpl),
+		valid("time and paging", node(testNodeID)+"?startTimestamp=1&endTimestamp=1&pageSize=7", tpl),
+		invalid("no prefix", node(strings.TrimPrefix(testNodeID, "NodeID-")), "invalid nodeId", "NodeID-"),
+		invalid("bad checksum", node(testNodeID[:len(testNodeID)-1]+"z"), "invalid nodeId"),
+		invalid("garbage", node("nope"), "invalid nodeId 'nope'"),
+		invalid("chain before node", "/v1/networks/local/blockchains/nope/nodes/nope/blocks", "blockchainId"),
+		invalid("node before query", node("nope")+"?pageSize=0", "nodeId"),
+		invalid("timestamps", node(testNodeID)+"?startTimestamp=2&endTimestamp=1", "startTimestamp"),
+		invalid("pageSize", node(testNodeID)+"?pageSize=-1", "pageSize"),
+		invalid("pageToken", node(testNodeID)+"?pageToken=x", "invalid pageToken"),
+	)
+	runRouteCases(t, api, cases)
+}
+
+func TestListLatestVerticesRoute(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	tpl := primaryTpl + "/vertices"
+	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/vertices" }
+	cases := blockchainCases(path, tpl, xChainOnly())
+	x := path("local", "x-chain")
+	cases = append(cases,
+		valid("pageSize", x+"?pageSize=100", tpl),
+		invalid("pageSize", x+"?pageSize=101", "pageSize", "between 1 and 100"),
+		invalid("pageToken", x+"?pageToken=x", "invalid pageToken"),
+	)
+	runRouteCases(t, api, cases)
+}
+
+func TestParseListPrimaryTxsRequest(t *testing.T) {
+	s := &server{backend: newFakeBackend()}
+	addr := bech32Addr(t, "local", 1)
+	req, err := http.NewRequest(http.MethodGet, "http://node/?addresses="+addr+"&txTypes=basetx", nil)
+	require.NoError(t, err)
+	req = muxVars(req, map[string]string{"network": "local", "blockchainId": "x-chain"})
+	got, err := s.parseListPrimaryTxsRequest(req)
+	require.NoError(t, err)
+	require.Equal(t, listPrimaryTxsRequest{
+		Chain:     netinfo.X,
+		Addresses: []string{addr},
+		TxTypes:   []string{"BaseTx"},
+		PageSize:  10,
+		SortOrder: sortDesc,
+	}, got)
+}
