@@ -116,20 +116,26 @@ func (ix *Indexer) Statuses() []follower.Status {
 
 // Pause pauses chain's follower.
 func (ix *Indexer) Pause(chain netinfo.Chain) error {
-	f, ok := ix.followers[chain]
-	if !ok {
-		return fmt.Errorf("chain %s is not followed", chain)
+	f, err := ix.follower(chain)
+	if err == nil {
+		f.Pause()
 	}
-	f.Pause()
-	return nil
+	return err
 }
 
 // Resume resumes chain's follower.
 func (ix *Indexer) Resume(chain netinfo.Chain) error {
+	f, err := ix.follower(chain)
+	if err == nil {
+		f.Resume()
+	}
+	return err
+}
+
+func (ix *Indexer) follower(chain netinfo.Chain) (*follower.Follower, error) {
 	f, ok := ix.followers[chain]
 	if !ok {
-		return fmt.Errorf("chain %s is not followed", chain)
+		return nil, fmt.Errorf("chain %s is not followed", chain)
 	}
-	f.Resume()
-	return nil
+	return f, nil
 }
