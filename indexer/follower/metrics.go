@@ -23,7 +23,8 @@ type Metrics struct {
 
 // NewMetrics registers the follower metrics on reg.
 func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
-	label := []string{"chain"}
+	// Not "chain": the node labels every VM metric with its own chain label.
+	label := []string{"indexed_chain"}
 	m := &Metrics{
 		indexedHeight: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "follower_indexed_height", Help: "Height of the last indexed block"}, label),
 		nodeHeight:    prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "follower_node_height", Help: "Height of the node's last accepted block"}, label),
@@ -52,7 +53,7 @@ type chainMetrics struct {
 }
 
 func (m *Metrics) forChain(chain netinfo.Chain) chainMetrics {
-	l := prometheus.Labels{"chain": chain.String()}
+	l := prometheus.Labels{"indexed_chain": chain.String()}
 	return chainMetrics{
 		indexedHeight: m.indexedHeight.With(l),
 		nodeHeight:    m.nodeHeight.With(l),
