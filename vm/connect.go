@@ -14,18 +14,29 @@ import (
 
 const evmChainIDRetry = time.Second
 
-// connectIndexer finds the node's API and builds the followers.
-func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, error) {
+// connectIndexer finds the node's API and builds the followers reading it
+// through the returned client, which the caller closes. The URI is handed
+// to the alias task (buffered: it is read at most once).
+func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Client, error) {
 	uri, err := resolveNodeURI(ctx, vm.config.NodeURI, vm.snowCtx.ChainDataDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vm.nodeURI <- uri
 	vm.log.Info("following the node", zap.String("nodeURI", uri))
 	client, err := nodeapi.New(uri)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	ix, err := vm.newIndexer(ctx, client)
+	if err != nil {
+		client.Close()
+		return nil, nil, err
+	}
+	return ix, client, nil
+}
+
+func (vm *VM) newIndexer(ctx context.Context, client *nodeapi.Client) (*indexer.Indexer, error) {
 	if err := vm.completeNetworkInfo(ctx, client); err != nil {
 		return nil, err
 	}

@@ -49,6 +49,7 @@ type VM struct {
 	handler   http.Handler
 	startedAt time.Time
 
+	ctx     context.Context // ends at Shutdown; every background task runs under it
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	nodeURI chan string // receives the node URI once it is known
@@ -85,7 +86,7 @@ func (vm *VM) Initialize(
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	vm.cancel = cancel
+	vm.ctx, vm.cancel = ctx, cancel
 	vm.goRecovered("indexer", func() { vm.runIndexer(ctx) })
 	vm.goRecovered("store-gc", func() { vm.store.RunGC(ctx, gcInterval) })
 	vm.log.Info("avadata initialized", zap.String("version", Version),
@@ -128,7 +129,7 @@ func (vm *VM) initHTTP() error {
 
 // runIndexer waits for the node's API, then runs the followers until ctx ends.
 func (vm *VM) runIndexer(ctx context.Context) {
-	ix, err := vm.connectIndexer(ctx)
+	ix, client, err := vm.connectIndexer(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			vm.log.Error("indexer not started", zap.Error(err))
@@ -136,6 +137,7 @@ func (vm *VM) runIndexer(ctx context.Context) {
 		vm.setStartupErr(err)
 		return
 	}
+	defer client.Close()
 	vm.mu.Lock()
 	vm.indexer = ix
 	vm.mu.Unlock()
@@ -167,9 +169,11 @@ func (vm *VM) SetState(_ context.Context, state snow.State) error {
 	if state == snow.NormalOp && *vm.config.Alias != "" {
 		vm.aliased.Do(func() {
 			vm.goRecovered("alias", func() {
-				uri := <-vm.nodeURI
-				vm.nodeURI <- uri
-				vm.aliasSelf(context.Background(), uri, *vm.config.Alias)
+				select {
+				case uri := <-vm.nodeURI:
+					vm.aliasSelf(vm.ctx, uri, *vm.config.Alias)
+				case <-vm.ctx.Done(): // the node URI was never found
+				}
 			})
 		})
 	}
