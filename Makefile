@@ -8,6 +8,12 @@ PLUGIN_BIN   := $(BUILD)/avadata
 PLUGIN_DIR   := $(BUILD)/plugins
 LOCALNET     := $(BUILD)/avadata-localnet
 CREATECHAIN  := $(BUILD)/avadata-createchain
+# subnet-evm at the node's version, for the local network's second EVM
+# chain. Its VM ID is avalanchego's constants.SubnetEVMID (checked by
+# scripts/localnet's unit tests); the binary has no command that prints it.
+SUBNET_EVM_BIN  := $(BUILD)/subnet-evm
+SUBNET_EVM_VMID := srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy
+SUBNET_EVM_MOD  := scripts/subnetevm
 
 # `make run` settings; override on the command line, e.g. make run HTTP_PORT=9750.
 DATA_DIR     ?= .localnet
@@ -19,7 +25,7 @@ RUN_FLAGS    ?=
 
 all: build
 
-build: $(AVALANCHEGO) plugin $(LOCALNET) $(CREATECHAIN)
+build: $(AVALANCHEGO) plugin subnet-evm-plugin $(LOCALNET) $(CREATECHAIN)
 
 # The node comes from the module cache at the version pinned in go.mod, so
 # only a go.mod/go.sum change can make it stale. go build leaves an
@@ -50,6 +56,23 @@ plugin: $(PLUGIN_BIN)
 		echo "installed $(PLUGIN_DIR)/$$vmid"; \
 	fi
 
+# subnet-evm is built from its own tiny module, so its dependencies never
+# enter the plugin's go.mod. Its main (see there why it is not subnet-evm's
+# own) and the pinned versions are all that can make it stale.
+$(SUBNET_EVM_BIN): $(SUBNET_EVM_MOD)/go.mod $(SUBNET_EVM_MOD)/go.sum $(SUBNET_EVM_MOD)/main.go
+	$(GO) -C $(SUBNET_EVM_MOD) build -o $(CURDIR)/$@ .
+	@touch $@
+
+# Installed like the avadata plugin: only when changed, and by rename.
+.PHONY: subnet-evm-plugin
+subnet-evm-plugin: $(SUBNET_EVM_BIN)
+	@mkdir -p $(PLUGIN_DIR)
+	@if ! cmp -s $(SUBNET_EVM_BIN) $(PLUGIN_DIR)/$(SUBNET_EVM_VMID); then \
+		cp $(SUBNET_EVM_BIN) $(PLUGIN_DIR)/.$(SUBNET_EVM_VMID).tmp && \
+		mv -f $(PLUGIN_DIR)/.$(SUBNET_EVM_VMID).tmp $(PLUGIN_DIR)/$(SUBNET_EVM_VMID) && \
+		echo "installed $(PLUGIN_DIR)/$(SUBNET_EVM_VMID) (subnet-evm)"; \
+	fi
+
 # exec: the command replaces the shell, so the SIGTERM make forwards on its
 # own termination reaches it and it stops the node.
 run: build
@@ -71,7 +94,7 @@ test-unit:
 	$(GO) test -count=1 ./plugin/... ./vm/... ./indexer/... ./handlers/... ./aggregator/... ./scripts/...
 
 test-e2e: build
-	$(GO) test -count=1 -timeout 25m ./tests/e2e/...
+	$(GO) test -count=1 -timeout 25m ./tests/...
 
 # Benchmarks: results go in the issue notes; nothing is asserted on speed.
 # The e2e one needs real C-chain blocks (AVADATA_BENCH_C_BLOCKS, default 30,
@@ -79,5 +102,12 @@ test-e2e: build
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime 20x -timeout 30m ./tests/e2e/...
+
+# The test contracts' artifacts (tests/contracts/artifacts) are committed;
+# rebuild them after changing tests/contracts/src. Needs node and npm; not
+# part of make test, which must not fetch anything.
+.PHONY: contracts
+contracts:
+	bash tests/contracts/compile.sh
 
 FORCE:

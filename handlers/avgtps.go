@@ -47,37 +47,33 @@ type avgTPSResponse struct {
 	NextPageToken string     `json:"nextPageToken,omitempty"`
 }
 
+// avgTPSPaging pages the average TPS endpoint: pageSize 1..100, default 10
+// (an avadata extension), tokens valid for the metrics lifetime.
+func avgTPSPaging() listPaging {
+	return listPaging{route: routeAvgTPS, size: standardPageSize(), maxAge: MetricsPageTokenLifetime}
+}
+
 // serveAvgTPS handles GET {metrics_url}/v1/avg_tps/{chainId}: daily average
-// TPS of the P, X or C chain, newest day first, paged by pageToken (and
-// pageSize, 1..100, default 10, an avadata extension).
+// TPS of any followed chain, newest day first, paged by pageToken.
 func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
-	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.backend.Network())
+	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.backend.Node.Network())
 	if err != nil {
 		return err
 	}
-	query := r.URL.Query()
-	pageSize, err := parsePageSize(query, standardPageSize())
+	// The chain is the only filter; its number makes tokens work whichever
+	// alias or ID the client used.
+	pg, err := s.parsePage(r.URL.Query(), avgTPSPaging(), chain.String())
 	if err != nil {
 		return err
 	}
-	// The chain is the only filter; its canonical name makes tokens work
-	// whichever alias or ID the client used.
-	filters := NewFilterHash(routeAvgTPS, chain.String())
-	resume, err := s.resumeFrom(query.Get(paramPageToken), routeAvgTPS, filters, MetricsPageTokenLifetime)
-	if err != nil {
-		return err
-	}
-	before := resume.Position
+	before := pg.Token.Position
 
 	// One extra bucket tells whether another page exists.
-	buckets, err := s.backend.TPSBuckets(r.Context(), chain, before, pageSize+1)
+	buckets, err := s.backend.Metrics.TPSBuckets(r.Context(), chain, before, pg.Size+1)
 	if err != nil {
-		return fmt.Errorf("reading TPS buckets of the %s-chain before %d: %w", chain, before, err)
+		return fmt.Errorf("reading TPS buckets of chain %s before %d: %w", chain, before, err)
 	}
-	hasMore := len(buckets) > pageSize
-	if hasMore {
-		buckets = buckets[:pageSize]
-	}
+	buckets, hasMore := trimPage(buckets, pg.Size)
 
 	resp := avgTPSResponse{
 		Results: make([]tpsPoint, len(buckets)),
@@ -90,7 +86,7 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
 		resp.Results[i] = tpsPoint{Timestamp: bucket.Start, Value: AverageTPS(bucket, newest)}
 	}
 	if hasMore {
-		if resp.NextPageToken, err = s.issuePageToken(routeAvgTPS, filters, buckets[len(buckets)-1].Start); err != nil {
+		if resp.NextPageToken, err = s.nextPageToken(pg, buckets[len(buckets)-1].Start, nil); err != nil {
 			return err
 		}
 	}
@@ -101,7 +97,7 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
 // lastRun is the Unix time of the chain follower's last write to the store,
 // or 0 if it has not written yet.
 func (s *server) lastRun(chain netinfo.Chain) int64 {
-	for _, st := range s.backend.Statuses() {
+	for _, st := range s.backend.Node.Statuses() {
 		if st.Chain == chain && !st.LastApplied.IsZero() {
 			return st.LastApplied.Unix()
 		}

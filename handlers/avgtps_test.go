@@ -175,18 +175,20 @@ func TestAvgTPSPageSizeAndEdges(t *testing.T) {
 
 func TestAvgTPSChainForms(t *testing.T) {
 	backend := newFakeBackend()
-	for i, c := range netinfo.Chains {
-		backend.buckets[c] = []store.TPSBucket{{Start: int64(i+1) * day, TxCount: 1, LastBlockTs: int64(i+1) * day}}
+	for _, c := range []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C, testSubnetChain} {
+		backend.buckets[c] = []store.TPSBucket{{Start: int64(c+1) * day, TxCount: 1, LastBlockTs: int64(c+1) * day}}
 	}
 	api := newTestAPI(t, testConfig(), backend, nil)
 	tests := map[string]netinfo.Chain{
-		"p-chain":             netinfo.P,
-		pChainID:              netinfo.P,
-		"x-chain":             netinfo.X,
-		testXChainID.String(): netinfo.X,
-		"c-chain":             netinfo.C,
-		testCChainID.String(): netinfo.C,
-		"43112":               netinfo.C,
+		"p-chain":                  netinfo.P,
+		pChainID:                   netinfo.P,
+		"x-chain":                  netinfo.X,
+		testXChainID.String():      netinfo.X,
+		"c-chain":                  netinfo.C,
+		testCChainID.String():      netinfo.C,
+		"43112":                    netinfo.C,
+		"779672":                   testSubnetChain,
+		testSubnetChainID.String(): testSubnetChain,
 	}
 	for segment, chain := range tests {
 		page := getAvgTPS(t, api, segment, nil)

@@ -2,25 +2,65 @@ package handlers
 
 import (
 	"context"
+	"math/big"
 
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
 
-// Backend is what the HTTP layer needs from the rest of the plugin. The VM
-// implements it over the store and the followers; unit tests use a fake.
-type Backend interface {
-	// Network is the identity of the host node's network.
+// Backend is what the HTTP layer reads: the plugin's view of the node and
+// one reader per data domain. The store implements the readers itself; the
+// VM only supplies what lives outside the store (network identity, follower
+// progress, live node state). Unit tests use fakes.
+type Backend struct {
+	Node    NodeView
+	Metrics MetricsReader
+	EVM     EVMReader
+	// EVMState reads live state from the node's EVM chains (current native
+	// balances), which the index does not keep.
+	EVMState EVMStateReader
+}
+
+// NodeView is the plugin's view of its node.
+type NodeView interface {
+	// Network is the identity of the host node's network and of the chains
+	// avadata follows.
 	Network() netinfo.Info
 	// Statuses reports the progress of every followed chain.
 	Statuses() []follower.Status
-	// TPSBuckets returns up to limit daily buckets of chain, newest first,
-	// starting strictly before `before` (Unix seconds; 0 means no bound).
-	TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error)
 	// PageTokenKey is the secret that signs page tokens (persisted, so tokens
 	// survive restarts).
 	PageTokenKey() []byte
+}
+
+// MetricsReader serves the metrics service.
+type MetricsReader interface {
+	// TPSBuckets returns up to limit daily buckets of chain, newest first,
+	// starting strictly before `before` (Unix seconds; 0 means no bound).
+	TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error)
+}
+
+// EVMReader serves the EVM endpoints from the index (*store.Store).
+type EVMReader interface {
+	AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error)
+	TxByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.IndexedTx, bool, error)
+	TokenTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.TransferQuery) ([]evmdata.IndexedTransfer, error)
+	// Contract returns what the index knows of a contract; false when the
+	// address was never seen as one.
+	Contract(ctx context.Context, chain netinfo.Chain, addr common.Address) (evmdata.Contract, bool, error)
+	NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
+		after *evmdata.NFTPos, limit int) ([]evmdata.NFT, error)
+	Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
+		limit int) ([]evmdata.Holder, evmdata.Collection, error)
+}
+
+// EVMStateReader reads current state from the node's EVM chains.
+type EVMStateReader interface {
+	NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error)
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,23 +34,32 @@ func networkNames() map[string]uint32 {
 // network. The node serves exactly one network; asking it about another one
 // is a client mistake worth spelling out, not an empty result.
 func resolveNetwork(segment string, node netinfo.Info) error {
-	name := strings.ToLower(segment)
+	same, err := isNodeNetwork(paramNetwork, segment, node)
+	if err != nil {
+		return err
+	}
+	if !same {
+		return badRequest("this node serves network '%s'; request was for '%s'", node.Name(), segment)
+	}
+	return nil
+}
+
+// isNodeNetwork reports whether the network name s (parameter param) is
+// the node's network; a name that is no network at all is a 400.
+func isNodeNetwork(param, s string, node netinfo.Info) (bool, error) {
+	name := strings.ToLower(s)
 	if name == node.Name() {
-		return nil // also covers custom networks, e.g. "network-88888"
+		return true, nil // also covers custom networks, e.g. "network-88888"
 	}
 	networkID, known := networkNames()[name]
-	switch {
-	case !known:
+	if !known {
 		valid := []string{"mainnet", "fuji", "testnet", "local"}
 		if !slices.Contains(valid, node.Name()) {
 			valid = append(valid, node.Name())
 		}
-		return badRequest("invalid %s '%s': must be one of %s", paramNetwork, segment, quoteList(valid))
-	case networkID != node.NetworkID:
-		return badRequest("this node serves network '%s'; request was for '%s'", node.Name(), segment)
-	default:
-		return nil
+		return false, badRequest("invalid %s '%s': must be one of %s", param, truncate(s), quoteList(valid))
 	}
+	return networkID == node.NetworkID, nil
 }
 
 // foreignChainID is a well-known primary-network chain ID of another network.
@@ -72,7 +83,7 @@ func wellKnownChainIDs() []foreignChainID {
 
 // chainByAlias resolves p-chain, x-chain, c-chain (case-insensitive).
 func chainByAlias(s string) (netinfo.Chain, bool) {
-	for _, c := range netinfo.Chains {
+	for _, c := range netinfo.PrimaryChains() {
 		if strings.EqualFold(s, c.DataAPIAlias()) {
 			return c, true
 		}
@@ -80,14 +91,24 @@ func chainByAlias(s string) (netinfo.Chain, bool) {
 	return 0, false
 }
 
-// chainByBlockchainID resolves a cb58 blockchain ID of the node's network.
-func chainByBlockchainID(s string, node netinfo.Info) (netinfo.Chain, bool) {
-	for _, c := range netinfo.Chains {
-		if node.ChainID(c).String() == s {
-			return c, true
+// chainByBlockchainID resolves the cb58 blockchain ID of any chain the node
+// follows.
+func chainByBlockchainID(s string, node netinfo.Info) (netinfo.ChainInfo, bool) {
+	for _, ci := range node.Chains {
+		if ci.BlockchainID.String() == s {
+			return ci, true
 		}
 	}
-	return 0, false
+	return netinfo.ChainInfo{}, false
+}
+
+// chainLabel names a chain in messages: its Data API alias for P, X and C,
+// its name on the P-chain for any other.
+func chainLabel(ci netinfo.ChainInfo) string {
+	if ci.Chain.IsPrimary() || ci.Name == "" {
+		return ci.Chain.DataAPIAlias()
+	}
+	return ci.Name
 }
 
 // foreignChainError explains a well-known chain ID of another network, or
@@ -107,7 +128,9 @@ func foreignChainError(param, s string, node netinfo.Info) *apiError {
 func describeChains(chains []netinfo.Chain, node netinfo.Info) string {
 	parts := make([]string, len(chains))
 	for i, c := range chains {
-		parts[i] = "'" + c.DataAPIAlias() + "' (" + node.ChainID(c).String() + ")"
+		ci, _ := node.Chain(c)
+		ci.Chain = c
+		parts[i] = "'" + chainLabel(ci) + "' (" + ci.BlockchainID.String() + ")"
 	}
 	return strings.Join(parts, ", ")
 }
@@ -118,82 +141,135 @@ func describeChains(chains []netinfo.Chain, node netinfo.Info) string {
 func resolveBlockchain(segment string, node netinfo.Info, allowed []netinfo.Chain) (netinfo.Chain, error) {
 	chain, ok := chainByAlias(segment)
 	if !ok {
-		chain, ok = chainByBlockchainID(segment, node)
+		var ci netinfo.ChainInfo
+		ci, ok = chainByBlockchainID(segment, node)
+		chain = ci.Chain
 	}
 	if !ok {
 		if err := foreignChainError(paramBlockchainID, segment, node); err != nil {
 			return 0, err
 		}
-		return 0, badRequest("invalid %s '%s': must be one of %s", paramBlockchainID, segment, describeChains(allowed, node))
+		return 0, badRequest("invalid %s '%s': must be one of %s", paramBlockchainID, truncate(segment), describeChains(allowed, node))
 	}
 	if !slices.Contains(allowed, chain) {
+		ci, _ := node.Chain(chain)
+		ci.Chain = chain
 		return 0, badRequest("%s '%s' (%s) is not supported by this endpoint; allowed: %s",
-			paramBlockchainID, segment, chain.DataAPIAlias(), describeChains(allowed, node))
+			paramBlockchainID, segment, chainLabel(ci), describeChains(allowed, node))
 	}
 	return chain, nil
 }
 
-// wellKnownEVMChainIDs maps the C-chain EVM chain IDs of the public networks
-// to their names, to explain requests for another network's C-chain.
-func wellKnownEVMChainIDs() map[uint64]string {
-	return map[uint64]string{43114: "mainnet", 43113: "fuji", 43112: "local"}
+// resolveEVMChain resolves an EVM {chainId}: the EVM chain id number of any
+// EVM chain the node follows, its cb58 blockchain ID, or, for the C-chain,
+// the alias c-chain (the hosted API's GlobalParamChainId takes "a supported
+// EVM chain id, chain alias, or blockchain id").
+func resolveEVMChain(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
+	ci, ok := lookupEVMChain(segment, node)
+	if !ok {
+		return netinfo.ChainInfo{}, unsupportedEVMChain(segment, node)
+	}
+	if ci.EVMChainID == 0 {
+		// Found by blockchain ID before the follower read eth_chainId: every
+		// response carries the EVM chain id, so there is nothing to serve yet.
+		return netinfo.ChainInfo{}, newAPIError(http.StatusServiceUnavailable,
+			"the EVM chain id of '%s' (%s) is not known yet: its follower has not read it from the node; try again shortly",
+			chainLabel(ci), ci.BlockchainID)
+	}
+	return ci, nil
 }
 
-// resolveEVMChain resolves an EVM {chainId}: the C-chain's numeric EVM chain
-// ID or its cb58 blockchain ID. The C-chain is the only EVM chain avadata
-// follows.
-func resolveEVMChain(segment string, node netinfo.Info) (netinfo.Chain, error) {
-	if chain, ok := resolveEVMChainID(segment, node); ok {
-		return chain, nil
+// lookupEVMChain finds the EVM chain segment names, if the node follows it.
+func lookupEVMChain(segment string, node netinfo.Info) (netinfo.ChainInfo, bool) {
+	if n, err := strconv.ParseUint(segment, 10, 64); err == nil {
+		return node.EVMChainByNumber(n)
 	}
-	return 0, unsupportedEVMChain(segment, node)
+	for _, ci := range node.EVMChains() {
+		if ci.BlockchainID.String() == segment ||
+			(ci.Chain == netinfo.C && strings.EqualFold(segment, ci.Chain.DataAPIAlias())) {
+			return ci, true
+		}
+	}
+	return netinfo.ChainInfo{}, false
 }
 
-func resolveEVMChainID(segment string, node netinfo.Info) (netinfo.Chain, bool) {
-	if n, err := strconv.ParseUint(segment, 10, 64); err == nil && n == node.EVMChainID {
-		return netinfo.C, true
-	}
-	if segment == node.ChainID(netinfo.C).String() {
-		return netinfo.C, true
-	}
-	return 0, false
-}
-
+// unsupportedEVMChain explains why segment names no EVM chain of the node:
+// another network's C-chain, a chain that is not EVM, or nothing known.
 func unsupportedEVMChain(segment string, node netinfo.Info) *apiError {
 	if n, err := strconv.ParseUint(segment, 10, 64); err == nil {
-		if network, ok := wellKnownEVMChainIDs()[n]; ok {
+		if known, ok := wellKnownCChain(n); ok && known.NetworkID != node.NetworkID {
 			return badRequest("%s %d is the C-chain of %s; this node serves network '%s', whose C-chain is %d",
-				paramChainID, n, network, node.Name(), node.EVMChainID)
+				paramChainID, n, known.Name, node.Name(), node.CChainEVMID())
 		}
+	}
+	if ci, ok := chainByBlockchainID(segment, node); ok {
+		return badRequest("%s '%s' is the %s, which is not an EVM chain; supported EVM chains: %s",
+			paramChainID, segment, chainLabel(ci), describeEVMChains(node))
 	}
 	if err := foreignChainError(paramChainID, segment, node); err != nil {
 		return err
 	}
-	return badRequest("unsupported %s '%s': this node serves the C-chain only, as EVM chain id %d or blockchain id '%s'",
-		paramChainID, segment, node.EVMChainID, node.ChainID(netinfo.C))
+	return badRequest("unsupported %s '%s': supported EVM chains: %s", paramChainID, truncate(segment), describeEVMChains(node))
+}
+
+// wellKnownCChain returns the named network whose C-chain has EVM chain id n.
+func wellKnownCChain(n uint64) (netinfo.WellKnownCChain, bool) {
+	for _, known := range netinfo.WellKnownCChains() {
+		if known.EVMChainID == n {
+			return known, true
+		}
+	}
+	return netinfo.WellKnownCChain{}, false
+}
+
+// describeEVMChains renders the node's EVM chains for messages:
+// "43112 ('c-chain', blockchain id '...'), ...".
+func describeEVMChains(node netinfo.Info) string {
+	var parts []string
+	for _, ci := range node.EVMChains() {
+		id := strconv.FormatUint(ci.EVMChainID, 10)
+		if ci.EVMChainID == 0 {
+			id = "(EVM chain id not read yet)"
+		}
+		parts = append(parts, fmt.Sprintf("%s ('%s', blockchain id '%s')", id, chainLabel(ci), ci.BlockchainID))
+	}
+	if len(parts) == 0 {
+		return "none (this node follows no EVM chain)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// resolveEVMChainNumber resolves a {chainId} that must be an EVM chain id
+// number (NFT holders: the spec rules out blockchain ids there).
+func resolveEVMChainNumber(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
+	if _, err := strconv.ParseUint(segment, 10, 64); err != nil {
+		return netinfo.ChainInfo{}, badRequest("invalid %s '%s': must be an EVM chain id number, not a blockchain id or alias; supported: %s",
+			paramChainID, truncate(segment), describeEVMChains(node))
+	}
+	return resolveEVMChain(segment, node)
 }
 
 // resolveMetricsChain resolves the {chainId} of the metrics endpoints that
-// cover all three primary-network chains (avg TPS): any form
-// resolveEVMChain accepts, plus the P/X/C blockchain IDs and aliases.
+// cover every followed chain (avg TPS): any form resolveEVMChain accepts,
+// plus the aliases and blockchain IDs of the P- and X-chains.
 func resolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, error) {
-	if chain, ok := resolveEVMChainID(segment, node); ok {
-		return chain, nil
+	if ci, ok := lookupEVMChain(segment, node); ok {
+		return ci.Chain, nil
 	}
 	if chain, ok := chainByAlias(segment); ok {
 		return chain, nil
 	}
-	if chain, ok := chainByBlockchainID(segment, node); ok {
-		return chain, nil
+	if ci, ok := chainByBlockchainID(segment, node); ok {
+		return ci.Chain, nil
 	}
 	if n, err := strconv.ParseUint(segment, 10, 64); err == nil {
-		if _, known := wellKnownEVMChainIDs()[n]; known {
+		if _, known := wellKnownCChain(n); known {
 			return 0, unsupportedEVMChain(segment, node)
 		}
 	}
 	if err := foreignChainError(paramChainID, segment, node); err != nil {
 		return 0, err
 	}
-	return 0, badRequest("unsupported %s '%s': must be one of %s, or the C-chain's EVM chain id %d",
-		paramChainID, segment, describeChains(netinfo.Chains, node), node.EVMChainID)
+	return 0, badRequest("unsupported %s '%s': must be one of %s; or an EVM chain id: %s",
+		paramChainID, truncate(segment), describeChains(netinfo.PrimaryChains(), node), describeEVMChains(node))
 }

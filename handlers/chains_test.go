@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -21,7 +22,7 @@ const (
 func fujiInfo() netinfo.Info {
 	x, _ := ids.FromString(fujiXChain)
 	c, _ := ids.FromString(fujiCChain)
-	return netinfo.Info{NetworkID: constants.FujiID, ChainIDs: [3]ids.ID{ids.Empty, x, c}, EVMChainID: 43113}
+	return netinfo.Info{NetworkID: constants.FujiID, Chains: netinfo.Primary(constants.FujiID, x, c)}
 }
 
 func TestWellKnownChainIDsParse(t *testing.T) {
@@ -69,7 +70,7 @@ func TestResolveNetwork(t *testing.T) {
 }
 
 func TestResolveBlockchain(t *testing.T) {
-	all := netinfo.Chains
+	all := netinfo.PrimaryChains()
 	pOnly := []netinfo.Chain{netinfo.P}
 	node := localInfo()
 	tests := []struct {
@@ -95,6 +96,8 @@ func TestResolveBlockchain(t *testing.T) {
 		{name: "not allowed here", segment: "x-chain", allowed: pOnly,
 			wantErr: []string{"not supported by this endpoint", "allowed: 'p-chain' (" + pChainID + ")"}},
 		{name: "not allowed by id", segment: testCChainID.String(), allowed: pOnly, wantErr: []string{"not supported"}},
+		{name: "subnet chain by id", segment: testSubnetChainID.String(), allowed: all,
+			wantErr: []string{"(dispatch) is not supported by this endpoint"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,13 +117,13 @@ func TestResolveBlockchainOnMainnetIDs(t *testing.T) {
 	require.NoError(t, err)
 	c, err := ids.FromString(mainnetCChain)
 	require.NoError(t, err)
-	mainnet := netinfo.Info{NetworkID: constants.MainnetID, ChainIDs: [3]ids.ID{ids.Empty, x, c}, EVMChainID: 43114}
+	mainnet := netinfo.Info{NetworkID: constants.MainnetID, Chains: netinfo.Primary(constants.MainnetID, x, c)}
 
-	got, err := resolveBlockchain(mainnetXChain, mainnet, netinfo.Chains)
+	got, err := resolveBlockchain(mainnetXChain, mainnet, netinfo.PrimaryChains())
 	require.NoError(t, err, "the node's own well-known ID is accepted")
 	require.Equal(t, netinfo.X, got)
 
-	_, err = resolveBlockchain(fujiXChain, mainnet, netinfo.Chains)
+	_, err = resolveBlockchain(fujiXChain, mainnet, netinfo.PrimaryChains())
 	requireBadRequest(t, err, "x-chain of fuji", "serves network 'mainnet'")
 }
 
@@ -129,16 +132,23 @@ func TestResolveEVMChain(t *testing.T) {
 	tests := []struct {
 		name    string
 		segment string
+		want    netinfo.Chain
 		wantErr []string
 	}{
-		{name: "evm chain id", segment: "43112"},
-		{name: "c-chain blockchain id", segment: testCChainID.String()},
-		{name: "mainnet evm id", segment: "43114", wantErr: []string{"chainId 43114", "mainnet", "43112"}},
+		{name: "evm chain id", segment: "43112", want: netinfo.C},
+		{name: "c-chain blockchain id", segment: testCChainID.String(), want: netinfo.C},
+		{name: "c-chain alias", segment: "c-chain", want: netinfo.C},
+		{name: "alias any case", segment: "C-Chain", want: netinfo.C},
+		{name: "subnet evm chain id", segment: "779672", want: testSubnetChain},
+		{name: "subnet blockchain id", segment: testSubnetChainID.String(), want: testSubnetChain},
+		{name: "mainnet evm id", segment: "43114", wantErr: []string{"chainId 43114", "C-chain of mainnet", "43112"}},
 		{name: "fuji evm id", segment: "43113", wantErr: []string{"chainId 43113", "fuji"}},
 		{name: "mainnet c id", segment: mainnetCChain, wantErr: []string{"chainId", "c-chain of mainnet"}},
-		{name: "unknown number", segment: "1", wantErr: []string{"unsupported chainId '1'", "43112"}},
-		{name: "p-chain is not EVM", segment: pChainID, wantErr: []string{"unsupported chainId", "C-chain only"}},
-		{name: "alias is not accepted", segment: "c-chain", wantErr: []string{"unsupported chainId"}},
+		{name: "unknown number", segment: "1", wantErr: []string{"unsupported chainId '1'", "43112 ('c-chain'", "779672 ('dispatch'"}},
+		{name: "p-chain is not EVM", segment: pChainID, wantErr: []string{"is the p-chain, which is not an EVM chain", "43112"}},
+		{name: "x alias is not EVM", segment: "x-chain", wantErr: []string{"unsupported chainId 'x-chain'"}},
+		{name: "subnet name is no alias", segment: "dispatch", wantErr: []string{"unsupported chainId 'dispatch'"}},
+		{name: "negative", segment: "-1", wantErr: []string{"unsupported chainId '-1'"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,8 +158,31 @@ func TestResolveEVMChain(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			require.Equal(t, netinfo.C, got)
+			require.Equal(t, tt.want, got.Chain)
 		})
+	}
+}
+
+func TestResolveEVMChainBeforeItsIDIsRead(t *testing.T) {
+	node := localInfo()
+	node.Chains[3].EVMChainID = 0
+	_, err := resolveEVMChain(testSubnetChainID.String(), node)
+	var apiErr *apiError
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, http.StatusServiceUnavailable, apiErr.status)
+	require.Contains(t, apiErr.message, "not known yet")
+	_, err = resolveEVMChain("0", node)
+	requireBadRequest(t, err, "unsupported chainId '0'", "EVM chain id not read yet")
+}
+
+func TestResolveEVMChainNumber(t *testing.T) {
+	node := localInfo()
+	got, err := resolveEVMChainNumber("779672", node)
+	require.NoError(t, err)
+	require.Equal(t, testSubnetChain, got.Chain)
+	for _, bad := range []string{testCChainID.String(), "c-chain", "0x1"} {
+		_, err := resolveEVMChainNumber(bad, node)
+		requireBadRequest(t, err, "EVM chain id number", "not a blockchain id")
 	}
 }
 
@@ -167,9 +200,11 @@ func TestResolveMetricsChain(t *testing.T) {
 		{segment: "x-chain", want: netinfo.X},
 		{segment: pChainID, want: netinfo.P},
 		{segment: testXChainID.String(), want: netinfo.X},
+		{segment: "779672", want: testSubnetChain},
+		{segment: testSubnetChainID.String(), want: testSubnetChain},
 		{segment: "43114", wantErr: []string{"mainnet"}},
 		{segment: fujiXChain, wantErr: []string{"x-chain of fuji"}},
-		{segment: "7", wantErr: []string{"unsupported chainId '7'", "'p-chain'", "43112"}},
+		{segment: "7", wantErr: []string{"unsupported chainId '7'", "'p-chain'", "43112", "779672"}},
 		{segment: "bogus", wantErr: []string{"unsupported chainId 'bogus'"}},
 	}
 	for _, tt := range tests {

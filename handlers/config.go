@@ -1,5 +1,7 @@
 package handlers
 
+import "time"
+
 // Defaults applied by Config.withDefaults to fields left at zero (or set
 // negative). The anonymous limits are deliberately modest: every client
 // without a key shares one bucket (see ratelimit.go), so they bound the load
@@ -10,6 +12,10 @@ const (
 	DefaultKeyRPS         = 200.0
 	DefaultKeyBurst       = 400
 	DefaultVersion        = "dev"
+	// DefaultRequestTimeout stays below the node's 30 s HTTP write timeout,
+	// so a slow query ends with a 503 the client can read instead of a
+	// connection the node cuts mid-reply.
+	DefaultRequestTimeout = 20 * time.Second
 )
 
 // Config tunes the HTTP layer. The zero value is usable: every limit falls
@@ -28,6 +34,28 @@ type Config struct {
 	KeyBurst int
 	// Version is reported by the index, /v1/status and the OpenAPI document.
 	Version string
+	// RequestTimeout bounds the time one request may take; every store read
+	// runs under it. Zero or negative: DefaultRequestTimeout.
+	RequestTimeout time.Duration
+	// NativeTokens names the native token of EVM chains other than the
+	// C-chain (whose token is AVAX), by EVM chain id. A chain without an
+	// entry shows its chain name and the symbol "NATIVE".
+	NativeTokens map[uint64]NativeToken
+	// CuratedContracts holds operator-supplied contract metadata
+	// (description, links, logo, ...); see LoadCuratedContracts. Nil: none.
+	CuratedContracts CuratedContracts
+	// Prices supplies token prices; nil means none, and every price field is
+	// left out of the responses.
+	Prices PriceSource
+}
+
+// NativeToken describes the native token of an EVM chain. Its decimals are
+// always 18: EVM balances and values are counted in wei.
+type NativeToken struct {
+	Name        string
+	Symbol      string
+	LogoURI     string
+	Description string
 }
 
 // withDefaults returns a copy of c with every unset field filled in, so the
@@ -47,6 +75,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Version == "" {
 		c.Version = DefaultVersion
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = DefaultRequestTimeout
 	}
 	return c
 }

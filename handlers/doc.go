@@ -32,6 +32,18 @@
 // tell it from a mistyped URL. A wrong method on a known path is a 405 with
 // an Allow header.
 //
+// # EVM endpoints
+//
+// The EVM endpoints (spec 3, 6, 8, 10, 16, 17 and the referenced chain,
+// transaction and native balance endpoints) are served from the index for
+// every EVM chain the node follows: {chainId} is a chain's EVM chain id, its
+// blockchain id, or c-chain. Each query has its own file (evm_*.go: request,
+// parse, handler); evm_shape.go alone turns evmdata values into the
+// OpenAPI's shapes. Listings page with signed tokens (paging.go); the ones
+// bounded by blocks pin the indexed height of their first page
+// (evm_listing.go). Every request runs under Config.RequestTimeout, below
+// the node's write timeout, so a slow query ends in a 503 the client reads.
+//
 // # Clients and limits
 //
 // API keys are optional (x-data-api-key or x-glacier-api-key). Plugins see

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // contentTypeJSON is set on every reply, success or error: SDK clients only
@@ -70,15 +71,23 @@ func writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, messag
 	writeJSON(w, status, errorBody(r, status, message))
 }
 
+func notFound(format string, args ...any) *apiError {
+	return newAPIError(http.StatusNotFound, format, args...)
+}
+
 // toAPIError classifies err: apiErrors pass through, a context error means
-// the request ran out of time, anything else is an internal failure whose
+// the request ran out of time (timeout is the request deadline, for the
+// message) or was cancelled, anything else is an internal failure whose
 // details stay in the log rather than in the reply.
-func toAPIError(err error) (apiErr *apiError, internal bool) {
+func toAPIError(err error, timeout time.Duration) (apiErr *apiError, internal bool) {
 	switch {
 	case errors.As(err, &apiErr):
 		return apiErr, false
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return newAPIError(http.StatusServiceUnavailable, "the request was cancelled or timed out; try again"), false
+	case errors.Is(err, context.DeadlineExceeded):
+		return newAPIError(http.StatusServiceUnavailable,
+			"the request did not finish within %s; try again, or ask for less (smaller pageSize or block range)", timeout), false
+	case errors.Is(err, context.Canceled):
+		return newAPIError(http.StatusServiceUnavailable, "the request was cancelled; try again"), false
 	default:
 		return newAPIError(http.StatusInternalServerError, "internal error; see the node's log"), true
 	}

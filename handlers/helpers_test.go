@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -23,22 +24,32 @@ import (
 )
 
 // Chain IDs of the fake local network. The P-chain ID is the same on every
-// network (ids.Empty).
+// network (ids.Empty). Besides P, X and C the node follows one subnet-evm
+// chain, "dispatch".
 var (
-	testXChainID = ids.ID{'x'}
-	testCChainID = ids.ID{'c'}
+	testXChainID      = ids.ID{'x'}
+	testCChainID      = ids.ID{'c'}
+	testSubnetChainID = ids.ID{'d'}
+	testSubnetID      = ids.ID{'s'}
+)
+
+// testSubnetChain is the store number and EVM chain id of "dispatch".
+const (
+	testSubnetChain      = netinfo.FirstRegistered
+	testSubnetEVMChainID = 779672
 )
 
 func localInfo() netinfo.Info {
-	return netinfo.Info{
-		NetworkID:  constants.LocalID,
-		ChainIDs:   [3]ids.ID{ids.Empty, testXChainID, testCChainID},
-		EVMChainID: 43112,
-	}
+	chains := netinfo.Primary(constants.LocalID, testXChainID, testCChainID)
+	chains = append(chains, netinfo.ChainInfo{
+		Chain: testSubnetChain, Kind: netinfo.KindEVM, BlockchainID: testSubnetChainID,
+		SubnetID: testSubnetID, Name: "dispatch", EVMChainID: testSubnetEVMChainID,
+	})
+	return netinfo.Info{NetworkID: constants.LocalID, Chains: chains}
 }
 
-// fakeBackend is an in-memory Backend. Buckets are kept newest first, as the
-// store returns them.
+// fakeBackend is an in-memory node view and metrics reader; evm holds the
+// EVM readers. Buckets are kept newest first, as the store returns them.
 type fakeBackend struct {
 	mu       sync.Mutex
 	info     netinfo.Info
@@ -48,6 +59,12 @@ type fakeBackend struct {
 	tpsErr   error
 	panicMsg string // Statuses panics with it when set
 	tpsCalls []tpsCall
+	evm      *fakeEVM
+}
+
+// readers is the Backend the handler gets.
+func (f *fakeBackend) readers() Backend {
+	return Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm}
 }
 
 type tpsCall struct {
@@ -61,16 +78,32 @@ func newFakeBackend() *fakeBackend {
 		info:    localInfo(),
 		buckets: map[netinfo.Chain][]store.TPSBucket{},
 		key:     []byte("test page token key"),
+		evm:     newFakeEVM(),
 	}
 }
 
 func (f *fakeBackend) Network() netinfo.Info { return f.info }
 
 func (f *fakeBackend) Statuses() []follower.Status {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if f.panicMsg != "" {
 		panic(f.panicMsg)
 	}
 	return f.statuses
+}
+
+// setIndexedHeight reports chain's follower at height.
+func (f *fakeBackend) setIndexedHeight(chain netinfo.Chain, height uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.statuses {
+		if f.statuses[i].Chain == chain {
+			f.statuses[i].IndexedHeight = height
+			return
+		}
+	}
+	f.statuses = append(f.statuses, follower.Status{Chain: chain, ChainName: chain.String(), IndexedHeight: height, Running: true})
 }
 
 func (f *fakeBackend) TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error) {
@@ -164,7 +197,7 @@ func newTestAPI(t *testing.T, cfg Config, backend *fakeBackend, ctrl Controller)
 	t.Helper()
 	clock := newFakeClock()
 	reg := prometheus.NewRegistry()
-	h, err := newHandler(cfg, backend, ctrl, logging.NoLog{}, reg, clock.Now)
+	h, err := newHandler(cfg, backend.readers(), ctrl, logging.NoLog{}, reg, clock.Now)
 	require.NoError(t, err)
 	return &testAPI{handler: h, backend: backend, clock: clock, reg: reg}
 }
@@ -246,4 +279,48 @@ func requireMetricsError(t *testing.T, rec *httptest.ResponseRecorder, status in
 		require.Contains(t, body.Message[0], f)
 	}
 	return body.Message[0]
+}
+
+// requireNoNulls walks a decoded JSON value and fails on any null: optional
+// fields are omitted, never null.
+func requireNoNulls(t *testing.T, v any) {
+	t.Helper()
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case nil:
+			t.Fatalf("null at %s", path)
+		case map[string]any:
+			for k, child := range v {
+				walk(path+"."+k, child)
+			}
+		case []any:
+			for i, child := range v {
+				walk(fmt.Sprintf("%s[%d]", path, i), child)
+			}
+		}
+	}
+	walk("$", v)
+}
+
+// getBody fetches path and decodes a 200 JSON body without nulls.
+func getBody(t *testing.T, api *testAPI, path string) map[string]any {
+	t.Helper()
+	var body map[string]any
+	requireJSON(t, api.get(t, path), http.StatusOK, &body)
+	requireNoNulls(t, body)
+	return body
+}
+
+// decodeJSON decodes a JSON document for comparison with a decoded body.
+func decodeJSON(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	require.NoError(t, json.Unmarshal([]byte(s), &v), s)
+	return v
+}
+
+// followerStatus is a follower's status as the node reports it.
+func followerStatus(chain netinfo.Chain, running, paused bool) follower.Status {
+	return follower.Status{Chain: chain, ChainName: chain.String(), Running: running, Paused: paused}
 }

@@ -71,7 +71,7 @@ func (s *server) serveIndex(w http.ResponseWriter, _ *http.Request) error {
 	writeJSON(w, http.StatusOK, indexResponse{
 		Name:      "avadata",
 		Version:   s.cfg.Version,
-		Network:   s.backend.Network().Name(),
+		Network:   s.backend.Node.Network().Name(),
 		Endpoints: s.endpoints,
 	})
 	return nil

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -84,5 +85,16 @@ func recoverPanics(log logging.Logger, next http.Handler) http.Handler {
 			writeErrorStatus(w, r, http.StatusInternalServerError, "internal error; see the node's log")
 		}()
 		next.ServeHTTP(w, r)
+	})
+}
+
+// withDeadline gives every request the configured deadline, so that store
+// reads, which all take the request's context, stop in time for a 503 the
+// client can read (see Config.RequestTimeout).
+func withDeadline(timeout time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), timeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

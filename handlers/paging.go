@@ -3,20 +3,70 @@ package handlers
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 )
 
-// Server-side helpers around page tokens: every list endpoint resumes from a
-// token's position and issues the next one the same way.
+// Every list endpoint pages the same way: pageSize within the endpoint's
+// rule, an optional sortOrder, and a signed pageToken bound to the route and
+// the query's filters. parsePage reads all three at once; nextPageToken
+// issues the token of the following page.
 
-// resumeFrom decodes the request's optional pageToken. An absent token means
-// the first page and yields the zero PageToken (Position 0). A token the
-// client got wrong is a 400; a failure on our side (no signing key) is not.
-func (s *server) resumeFrom(raw, route string, filters FilterHash, maxAge time.Duration) (PageToken, error) {
-	if raw == "" {
-		return PageToken{}, nil
+// listPaging says how one list endpoint pages.
+type listPaging struct {
+	route    string
+	size     pageSizeRule
+	sortable bool          // the endpoint takes sortOrder (default desc)
+	maxAge   time.Duration // page token lifetime; 0 means no expiry
+}
+
+// dataPaging is the paging of a data-service list: pageSize 1..100 and
+// tokens that do not expire (the spec sets a lifetime only for metrics).
+func dataPaging(route string, sortable bool) listPaging {
+	return listPaging{route: route, size: standardPageSize(), sortable: sortable}
+}
+
+// page is the validated paging input of a list request.
+type page struct {
+	Size  int
+	Order sortOrder // sortDesc when the endpoint takes no sortOrder
+	// Token is the decoded pageToken; zero on the first page.
+	Token PageToken
+	First bool
+
+	route   string
+	filters FilterHash
+}
+
+// parsePage reads pageSize, sortOrder (when the endpoint takes it) and
+// pageToken. filters are the normalized values of every other filter of the
+// query, in a fixed order, so a token only resumes the query it came from.
+func (s *server) parsePage(q url.Values, p listPaging, filters ...string) (page, error) {
+	pg := page{route: p.route, Order: sortDesc}
+	var err error
+	if pg.Size, err = parsePageSize(q, p.size); err != nil {
+		return page{}, err
 	}
-	token, err := DecodePageToken(s.backend.PageTokenKey(), raw, route, filters, maxAge, s.now())
+	if p.sortable {
+		if pg.Order, err = parseSortOrder(q); err != nil {
+			return page{}, err
+		}
+		filters = append(filters, string(pg.Order))
+	}
+	pg.filters = NewFilterHash(append([]string{p.route}, filters...)...)
+	raw := q.Get(paramPageToken)
+	pg.First = raw == ""
+	if pg.First {
+		return pg, nil
+	}
+	pg.Token, err = s.decodePageToken(raw, p.route, pg.filters, p.maxAge)
+	return pg, err
+}
+
+// decodePageToken decodes a client's token. A token the client got wrong is
+// a 400; a failure on our side (no signing key) is not.
+func (s *server) decodePageToken(raw, route string, filters FilterHash, maxAge time.Duration) (PageToken, error) {
+	token, err := DecodePageToken(s.backend.Node.PageTokenKey(), raw, route, filters, maxAge, s.now())
 	switch {
 	case errors.Is(err, errInvalidPageToken):
 		return PageToken{}, badRequest("%v", err)
@@ -26,16 +76,42 @@ func (s *server) resumeFrom(raw, route string, filters FilterHash, maxAge time.D
 	return token, nil
 }
 
-// issuePageToken signs a token pointing at position.
-func (s *server) issuePageToken(route string, filters FilterHash, position int64) (string, error) {
-	token, err := EncodePageToken(s.backend.PageTokenKey(), PageToken{
-		Route:    route,
-		Filters:  filters,
+// nextPageToken signs the token of the page after pg: position and extra
+// are the route's cursor (see PageToken).
+func (s *server) nextPageToken(pg page, position int64, extra []byte) (string, error) {
+	token, err := EncodePageToken(s.backend.Node.PageTokenKey(), PageToken{
+		Route:    pg.route,
+		Filters:  pg.filters,
 		Position: position,
+		Extra:    extra,
 		IssuedAt: s.now(),
 	})
 	if err != nil {
 		return "", fmt.Errorf("issuing page token: %w", err)
 	}
 	return token, nil
+}
+
+// trimPage cuts items, read with a limit of size+1, to the page size and
+// reports whether another page exists.
+func trimPage[T any](items []T, size int) ([]T, bool) {
+	if len(items) > size {
+		return items[:size], true
+	}
+	return items, false
+}
+
+// resumeAfter decodes the cursor in the token's Extra: nil on the first
+// page. Tokens are signed, so a cursor that does not decode comes from
+// another avadata version, not from a forger.
+func resumeAfter[T any](pg page, decode func([]byte) (T, bool)) (*T, error) {
+	if pg.First {
+		return nil, nil
+	}
+	pos, ok := decode(pg.Token.Extra)
+	if !ok {
+		return nil, badRequest("%v: its position is not one this version understands; start again from the first page",
+			errInvalidPageToken)
+	}
+	return &pos, nil
 }

@@ -26,6 +26,8 @@ type server struct {
 	openAPI []byte
 	// endpoints lists the routing table for the index (GET /).
 	endpoints []indexEndpoint
+	// methods names the well-known function selectors (see evm_methods.go).
+	methods methodTable
 }
 
 // route is one entry of the routing table. The same table drives the router,
@@ -66,8 +68,8 @@ func newHandler(
 	reg prometheus.Registerer,
 	now func() time.Time,
 ) (http.Handler, error) {
-	if backend == nil {
-		return nil, errors.New("creating API handler: nil backend")
+	if err := checkBackend(backend); err != nil {
+		return nil, fmt.Errorf("creating API handler: %w", err)
 	}
 	if log == nil {
 		log = logging.NoLog{}
@@ -77,7 +79,7 @@ func newHandler(
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, backend: backend, log: log, now: now, openAPI: openAPI}
+	s := &server{cfg: cfg, backend: backend, log: log, now: now, openAPI: openAPI, methods: newMethodTable()}
 
 	routes, err := s.routes(ctrl)
 	if err != nil {
@@ -91,8 +93,23 @@ func newHandler(
 	router := newRouter(routes)
 	limiter := newClientLimiter(cfg, now)
 
-	inner := observeRequests(log, metrics, recoverPanics(log, limiter.middleware(router)))
+	inner := observeRequests(log, metrics, recoverPanics(log, limiter.middleware(withDeadline(cfg.RequestTimeout, router))))
 	return prepareRequests(router, inner), nil
+}
+
+// checkBackend rejects a Backend without the readers every build needs.
+// EVMState may be nil: the endpoints that show native balances then answer
+// 503.
+func checkBackend(b Backend) error {
+	switch {
+	case b.Node == nil:
+		return errors.New("backend has no Node view")
+	case b.Metrics == nil:
+		return errors.New("backend has no Metrics reader")
+	case b.EVM == nil:
+		return errors.New("backend has no EVM reader")
+	}
+	return nil
 }
 
 // routes is the routing table.
@@ -230,7 +247,7 @@ func (s *server) adapt(h apiHandler) http.Handler {
 		if err == nil {
 			return
 		}
-		apiErr, internal := toAPIError(err)
+		apiErr, internal := toAPIError(err, s.cfg.RequestTimeout)
 		if internal {
 			s.log.Warn("API request failed",
 				zap.String("method", r.Method),

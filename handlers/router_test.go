@@ -80,7 +80,13 @@ func TestStatusEndpoint(t *testing.T) {
 	var body map[string]any
 	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, &body)
 	require.Equal(t, "v-test", body["version"])
-	require.Equal(t, map[string]any{"name": "local", "networkId": 12345.0, "evmChainId": 43112.0}, body["network"])
+	require.Equal(t, map[string]any{
+		"name": "local", "networkId": 12345.0, "evmChainId": 43112.0,
+		"evmChains": []any{
+			map[string]any{"name": "C", "blockchainId": testCChainID.String(), "evmChainId": 43112.0},
+			map[string]any{"name": "dispatch", "blockchainId": testSubnetChainID.String(), "evmChainId": 779672.0},
+		},
+	}, body["network"])
 	chains := body["chains"].([]any)
 	require.Len(t, chains, 2)
 	p := chains[0].(map[string]any)
@@ -142,7 +148,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	require.Contains(t, doc.Components.Schemas, "MetricsErrorResponse")
 
 	// The document describes exactly the routing table.
-	s := &server{cfg: testConfig().withDefaults(), backend: newFakeBackend(), log: logging.NoLog{}, now: time.Now}
+	s := &server{cfg: testConfig().withDefaults(), backend: newFakeBackend().readers(), log: logging.NoLog{}, now: time.Now}
 	routes, err := s.routes(nil)
 	require.NoError(t, err)
 	var fromRoutes, fromDoc []string
@@ -235,16 +241,29 @@ func TestRequestMetrics(t *testing.T) {
 }
 
 func TestNewErrors(t *testing.T) {
-	_, err := New(Config{}, nil, nil, nil, nil)
-	require.ErrorContains(t, err, "nil backend")
+	_, err := New(Config{}, Backend{}, nil, nil, nil)
+	require.ErrorContains(t, err, "no Node view")
+	for name, strip := range map[string]func(*Backend){
+		"no Metrics reader": func(b *Backend) { b.Metrics = nil },
+		"no EVM reader":     func(b *Backend) { b.EVM = nil },
+	} {
+		backend := newFakeBackend().readers()
+		strip(&backend)
+		_, err = New(Config{}, backend, nil, nil, nil)
+		require.ErrorContains(t, err, name)
+	}
+	noState := newFakeBackend().readers()
+	noState.EVMState = nil
+	_, err = New(Config{}, noState, nil, nil, nil)
+	require.NoError(t, err, "EVMState is optional")
 
 	reg := prometheus.NewRegistry()
-	_, err = New(Config{}, newFakeBackend(), nil, nil, reg)
+	_, err = New(Config{}, newFakeBackend().readers(), nil, nil, reg)
 	require.NoError(t, err, "nil logger is allowed")
-	_, err = New(Config{}, newFakeBackend(), nil, nil, reg)
+	_, err = New(Config{}, newFakeBackend().readers(), nil, nil, reg)
 	require.ErrorContains(t, err, "registering API metrics", "metrics cannot be registered twice")
 
-	_, err = New(Config{}, newFakeBackend(), nil, nil, nil)
+	_, err = New(Config{}, newFakeBackend().readers(), nil, nil, nil)
 	require.NoError(t, err, "nil registerer is allowed")
 }
 
@@ -256,8 +275,10 @@ func TestConfigDefaults(t *testing.T) {
 		KeyRPS:         DefaultKeyRPS,
 		KeyBurst:       DefaultKeyBurst,
 		Version:        DefaultVersion,
+		RequestTimeout: DefaultRequestTimeout,
 	}, got)
-	custom := Config{APIKeys: []string{"k"}, AnonymousRPS: 1, AnonymousBurst: 2, KeyRPS: 3, KeyBurst: 4, Version: "v"}
+	custom := Config{APIKeys: []string{"k"}, AnonymousRPS: 1, AnonymousBurst: 2, KeyRPS: 3, KeyBurst: 4, Version: "v",
+		RequestTimeout: time.Second}
 	require.Equal(t, custom, custom.withDefaults())
 }
 

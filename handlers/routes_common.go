@@ -16,8 +16,9 @@ import (
 )
 
 // The Data API endpoints of the spec (1-17) are registered in the routes_*.go
-// files, one file per domain. Each endpoint has a request struct holding its
-// validated input and a parse function that builds it from the request,
+// files, one file per domain; the EVM ones are served by evm_*.go. Each
+// endpoint has a request struct holding its validated input and a parse
+// function that builds it from the request,
 // checking path parameters first (network, then blockchainId/chainId, then
 // address/nodeId/txHash), then query parameters, then the body. Until an
 // endpoint is implemented its handler is stub(parse): bad input gets the 400
@@ -41,10 +42,6 @@ const (
 // maxListEntries caps the address and node ID lists of a query (an avadata
 // limit; the spec names none), so one request cannot ask for unbounded work.
 const maxListEntries = 64
-
-// dataPageTokenMaxAge is the lifetime of data-service page tokens. The spec
-// sets none (only metrics tokens expire), so they do not expire.
-const dataPageTokenMaxAge = 0
 
 // maxIDLength bounds ID-like path and query values before they are decoded:
 // cb58 costs quadratic time in the input length, and no valid ID, node ID or
@@ -81,37 +78,11 @@ func pathVar(r *http.Request, name string) string { return mux.Vars(r)[name] }
 // resolvePrimaryPath checks {network} and resolves {blockchainId} among the
 // chains the endpoint allows.
 func (s *server) resolvePrimaryPath(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
-	node := s.backend.Network()
+	node := s.backend.Node.Network()
 	if err := resolveNetwork(pathVar(r, paramNetwork), node); err != nil {
 		return 0, err
 	}
 	return resolveBlockchain(pathVar(r, paramBlockchainID), node, allowed)
-}
-
-// resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r.
-func (s *server) resolveEVMPath(r *http.Request) (netinfo.Chain, string, error) {
-	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.backend.Network())
-	if err != nil {
-		return 0, "", err
-	}
-	address, err := parseEVMAddress(paramAddress, pathVar(r, paramAddress))
-	return chain, address, err
-}
-
-// pageFrom decodes the optional pageToken of q for route; filters are the
-// normalized values of every filter of the query (all parameters except
-// pageToken and pageSize), so a token only resumes the query it came from.
-func (s *server) pageFrom(q url.Values, route string, filters ...string) (PageToken, error) {
-	return s.resumeFrom(q.Get(paramPageToken), route, NewFilterHash(append([]string{route}, filters...)...), dataPageTokenMaxAge)
-}
-
-// parseEVMAddress checks a 0x-prefixed 20-byte hex address and returns it
-// lower-case.
-func parseEVMAddress(param, s string) (string, error) {
-	if err := validateEVMAddress(s); err != nil {
-		return "", badRequest("invalid %s '%s': %v", param, truncate(s), err)
-	}
-	return "0x" + strings.ToLower(s[2:]), nil
 }
 
 // parseNodeID parses a primary-network node ID ("NodeID-" + cb58).

@@ -34,8 +34,9 @@ func bech32Addr(t *testing.T, hrp string, seed byte) string {
 }
 
 // routeCase is one request against the router and the reply it must get:
-// a 400 (or other error) whose message contains every fragment, or, with
-// status 404 and notServed set, the "not served yet" reply of template.
+// a 400 (or other error) whose message contains every fragment; with status
+// 404 and notServed set, the "not served yet" reply of template; with status
+// 200, a JSON body without nulls that has bodyKey.
 type routeCase struct {
 	name      string
 	method    string // GET when empty
@@ -44,6 +45,17 @@ type routeCase struct {
 	status    int
 	fragments []string
 	notServed string // the route template of a valid request
+	bodyKey   string // a member the 200 body has
+}
+
+// ok is a case for a request served with 200 and a body that has key.
+func ok(name, path, key string) routeCase {
+	return routeCase{name: name, path: path, status: http.StatusOK, bodyKey: key}
+}
+
+// failing is a case for valid input that gets an error status.
+func failing(name, path string, status int, fragments ...string) routeCase {
+	return routeCase{name: name, path: path, status: status, fragments: fragments}
 }
 
 // valid is a case for valid input of the route with template tpl.
@@ -68,6 +80,13 @@ func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
 				method = http.MethodGet
 			}
 			rec := api.request(t, method, tc.path, tc.body)
+			if tc.status == http.StatusOK {
+				var body map[string]any
+				requireJSON(t, rec, http.StatusOK, &body)
+				requireNoNulls(t, body)
+				require.Contains(t, body, tc.bodyKey)
+				return
+			}
 			fragments := tc.fragments
 			if tc.notServed != "" {
 				fragments = append(fragments, method+" "+tc.notServed+" is not served by avadata v-test yet")
@@ -94,7 +113,7 @@ func TestNotServedYetMessage(t *testing.T) {
 // a literal ":suffix" and their plain siblings each match exactly their own
 // paths: each request is answered by the route its template names.
 func TestLiteralSuffixRoutes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	const (
 		pBase = "/v1/networks/local/blockchains/p-chain"
 		xBase = "/v1/networks/local/blockchains/x-chain"
@@ -113,13 +132,14 @@ func TestLiteralSuffixRoutes(t *testing.T) {
 		valid("vertices", xBase+"/vertices", verts),
 		valid("vertices:listByHeight", xBase+"/vertices:listByHeight?vertexHeight=0", verts+":listByHeight"),
 		invalid("listByHeight needs vertexHeight", xBase+"/vertices:listByHeight", "vertexHeight is required"),
-		valid("contract metadata", "/v1/chains/43112/addresses/"+testEVMAddr, evm),
-		valid("address transactions", "/v1/chains/43112/addresses/"+testEVMAddr+"/transactions", evm+"/transactions"),
-		valid("erc721 balances", "/v1/chains/43112/addresses/"+testEVMAddr+"/balances:listErc721", evm+"/balances:listErc721"),
-		valid("getDeployment", "/v1/chains/43112/contracts/"+testEVMAddr+"/transactions:getDeployment",
-			"/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment"),
-		valid("nfts:listHolders", "/metrics/v2/chains/43112/contracts/"+testEVMAddr+"/nfts:listHolders",
-			"/metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders"),
+		ok("contract metadata", "/v1/chains/43112/addresses/"+wavax.Hex(), "ercType"),
+		ok("address transactions", "/v1/chains/43112/addresses/"+testEVMAddr+"/transactions", "transactions"),
+		ok("erc721 balances", "/v1/chains/43112/addresses/"+testEVMAddr+"/balances:listErc721", "erc721TokenBalances"),
+		ok("native balance", "/v1/chains/43112/addresses/"+testEVMAddr+"/balances:getNative", "nativeTokenBalance"),
+		ok("getDeployment", "/v1/chains/43112/contracts/"+wavax.Hex()+"/transactions:getDeployment", "networkTokenDetails"),
+		ok("nfts:listHolders", "/metrics/v2/chains/43112/contracts/"+kitties.Hex()+"/nfts:listHolders", "totalHolders"),
+		ok("chain", "/v1/chains/43112", "rpcUrl"),
+		ok("chains", "/v1/chains", "chains"),
 		{name: "unknown suffix", path: pBase + "/transactions:listFoo", status: http.StatusNotFound, fragments: []string{"no route"}},
 		{name: "suffix without colon", path: pBase + "/transactionslistStaking", status: http.StatusNotFound, fragments: []string{"no route"}},
 		{name: "colon alone", path: pBase + "/transactions:", status: http.StatusNotFound, fragments: []string{"no route"}},
@@ -168,17 +188,18 @@ func TestIndexListsDataRoutes(t *testing.T) {
 	for _, e := range body.Endpoints {
 		paths[e.Method+" "+e.Path] = e.Summary
 	}
-	require.Len(t, paths, 5+17)
+	require.Len(t, paths, 5+17+4)
 	require.Contains(t, paths["POST /v1/signatureAggregator/{network}/aggregateSignatures"], "not served yet")
-	require.Contains(t, paths["GET /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders"], "not served yet")
+	require.NotContains(t, paths["GET /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders"], "not served yet")
 }
 
 func TestStubPageTokens(t *testing.T) {
 	backend := newFakeBackend()
 	api := newTestAPI(t, testConfig(), backend, nil)
 	// A token issued by another endpoint (avg TPS) is rejected by name.
-	s := &server{backend: backend, now: api.clock.Now}
-	token, err := s.issuePageToken(routeAvgTPS, NewFilterHash(routeAvgTPS, "P"), 1)
+	s := &server{backend: backend.readers(), now: api.clock.Now}
+	tpsPage := page{route: routeAvgTPS, filters: NewFilterHash(routeAvgTPS, "P")}
+	token, err := s.nextPageToken(tpsPage, 1, nil)
 	require.NoError(t, err)
 	path := "/v1/networks/local/blockchains/p-chain/transactions?pageToken="
 	requireDataError(t, api.get(t, path+token), http.StatusBadRequest, "invalid pageToken", "another endpoint")
@@ -186,8 +207,8 @@ func TestStubPageTokens(t *testing.T) {
 
 	// A token of the same route and filters passes validation.
 	q := url.Values{}
-	filters := NewFilterHash(routeListPrimaryTxs, "P", "", "", "", "", "", "desc")
-	token, err = s.issuePageToken(routeListPrimaryTxs, filters, 7)
+	txsPage := page{route: routeListPrimaryTxs, filters: NewFilterHash(routeListPrimaryTxs, "P", "", "", "", "", "", "desc")}
+	token, err = s.nextPageToken(txsPage, 7, nil)
 	require.NoError(t, err)
 	q.Set("pageToken", token)
 	requireDataError(t, api.get(t, "/v1/networks/local/blockchains/p-chain/transactions?"+q.Encode()), http.StatusNotFound, "not served")

@@ -63,7 +63,7 @@ func (s *server) primaryRoutes() []route {
 // network ("avax1...", "P-avax1...", "X-fuji1..."). allowEVM also admits
 // 0x addresses, which C-chain atomic lookups accept.
 func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, error) {
-	bech32 := primaryAddressValidator(s.backend.Network().HRP())
+	bech32 := primaryAddressValidator(s.backend.Node.Network().HRP())
 	return parseList(q, name, maxListEntries, func(item string) error {
 		if !strings.HasPrefix(item, "0x") && !strings.HasPrefix(item, "0X") {
 			return bech32(item)
@@ -86,9 +86,7 @@ type listPrimaryTxsRequest struct {
 	HasL1ValidationID bool
 	TxTypes           []string // canonical PrimaryNetworkTxType names
 	Time              timestampRange
-	PageSize          int
-	SortOrder         sortOrder
-	Page              PageToken
+	Page              page
 }
 
 func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequest, error) {
@@ -117,12 +115,6 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequ
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
-	if req.SortOrder, err = parseSortOrder(q); err != nil {
-		return req, err
-	}
 	// Spec rule: txTypes and timestamps filter an address listing (or, on
 	// the P-chain, an L1 validation's transactions), never the whole chain.
 	if len(req.Addresses) == 0 && !req.HasL1ValidationID {
@@ -144,9 +136,8 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequ
 	if req.HasL1ValidationID {
 		validation = req.L1ValidationID.String()
 	}
-	req.Page, err = s.pageFrom(q, routeListPrimaryTxs, req.Chain.String(), strings.Join(req.Addresses, ","),
-		validation, strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End),
-		string(req.SortOrder))
+	req.Page, err = s.parsePage(q, dataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
+		validation, strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
 
@@ -179,9 +170,7 @@ func (s *server) parseGetPrimaryBalancesRequest(r *http.Request) (getPrimaryBala
 // (X-chain only).
 type listVerticesByHeightRequest struct {
 	VertexHeight uint64
-	PageSize     int
-	SortOrder    sortOrder
-	Page         PageToken
+	Page         page
 }
 
 func (s *server) parseListVerticesByHeightRequest(r *http.Request) (listVerticesByHeightRequest, error) {
@@ -194,24 +183,17 @@ func (s *server) parseListVerticesByHeightRequest(r *http.Request) (listVertices
 	if req.VertexHeight, err = parseRequiredUint(q, paramVertexHeight); err != nil {
 		return req, err
 	}
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
-	if req.SortOrder, err = parseSortOrder(q); err != nil {
-		return req, err
-	}
-	req.Page, err = s.pageFrom(q, routeListVerticesByHeight, strconv.FormatUint(req.VertexHeight, 10), string(req.SortOrder))
+	req.Page, err = s.parsePage(q, dataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
 	return req, err
 }
 
 // listBlocksByNodeRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks.
 type listBlocksByNodeRequest struct {
-	Chain    netinfo.Chain
-	NodeID   ids.NodeID
-	Time     timestampRange
-	PageSize int
-	Page     PageToken
+	Chain  netinfo.Chain
+	NodeID ids.NodeID
+	Time   timestampRange
+	Page   page
 }
 
 func (s *server) parseListBlocksByNodeRequest(r *http.Request) (listBlocksByNodeRequest, error) {
@@ -227,10 +209,7 @@ func (s *server) parseListBlocksByNodeRequest(r *http.Request) (listBlocksByNode
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
-	req.Page, err = s.pageFrom(q, routeListBlocksByNode, req.Chain.String(), req.NodeID.String(),
+	req.Page, err = s.parsePage(q, dataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
 		formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -239,8 +218,7 @@ func (s *server) parseListBlocksByNodeRequest(r *http.Request) (listBlocksByNode
 // GET /v1/networks/{network}/blockchains/{blockchainId}/vertices (X-chain
 // only).
 type listLatestVerticesRequest struct {
-	PageSize int
-	Page     PageToken
+	Page page
 }
 
 func (s *server) parseListLatestVerticesRequest(r *http.Request) (listLatestVerticesRequest, error) {
@@ -249,10 +227,6 @@ func (s *server) parseListLatestVerticesRequest(r *http.Request) (listLatestVert
 	if _, err = s.resolvePrimaryPath(r, xChainOnly()); err != nil {
 		return req, err
 	}
-	q := r.URL.Query()
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
-	req.Page, err = s.pageFrom(q, routeListLatestVertices)
+	req.Page, err = s.parsePage(r.URL.Query(), dataPaging(routeListLatestVertices, false))
 	return req, err
 }

@@ -180,18 +180,17 @@ func TestListLatestVerticesRoute(t *testing.T) {
 }
 
 func TestParseListPrimaryTxsRequest(t *testing.T) {
-	s := &server{backend: newFakeBackend()}
+	s := &server{backend: newFakeBackend().readers()}
 	addr := bech32Addr(t, "local", 1)
 	req, err := http.NewRequest(http.MethodGet, "http://node/?addresses="+addr+"&txTypes=basetx", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local", "blockchainId": "x-chain"})
 	got, err := s.parseListPrimaryTxsRequest(req)
 	require.NoError(t, err)
-	require.Equal(t, listPrimaryTxsRequest{
-		Chain:     netinfo.X,
-		Addresses: []string{addr},
-		TxTypes:   []string{"BaseTx"},
-		PageSize:  10,
-		SortOrder: sortDesc,
-	}, got)
+	require.Equal(t, netinfo.X, got.Chain)
+	require.Equal(t, []string{addr}, got.Addresses)
+	require.Equal(t, []string{"BaseTx"}, got.TxTypes)
+	require.Equal(t, 10, got.Page.Size)
+	require.Equal(t, sortDesc, got.Page.Order)
+	require.True(t, got.Page.First)
 }

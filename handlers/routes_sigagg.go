@@ -86,7 +86,7 @@ type aggregateSignaturesRequest struct {
 // A field set to null counts as absent.
 func (s *server) parseAggregateSignaturesRequest(r *http.Request) (aggregateSignaturesRequest, error) {
 	var req aggregateSignaturesRequest
-	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
 	fields, err := readJSONObject(r, maxSigAggBodyBytes, sigAggBodyFields())
@@ -138,7 +138,7 @@ type getAggregatedSignaturesRequest struct {
 }
 
 func (s *server) parseGetAggregatedSignaturesRequest(r *http.Request) (getAggregatedSignaturesRequest, error) {
-	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return getAggregatedSignaturesRequest{}, err
 	}
 	txID, err := parseCB58ID(paramTxHash, pathVar(r, paramTxHash))

@@ -106,7 +106,7 @@ func TestAggregateSignaturesBodyLimit(t *testing.T) {
 }
 
 func TestParseAggregateSignaturesDefaults(t *testing.T) {
-	s := &server{backend: newFakeBackend()}
+	s := &server{backend: newFakeBackend().readers()}
 	req := httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(`{"message":"0xAAbb"}`))
 	req = muxVars(req, map[string]string{"network": "local"})
 	got, err := s.parseAggregateSignaturesRequest(req)

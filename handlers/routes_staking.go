@@ -56,9 +56,7 @@ type listStakingTxsRequest struct {
 	Addresses []string // X/P-chain addresses as given
 	TxTypes   []string // canonical PrimaryNetworkTxType names
 	Time      timestampRange
-	PageSize  int
-	SortOrder sortOrder
-	Page      PageToken
+	Page      page
 }
 
 func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequest, error) {
@@ -77,14 +75,8 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
-	if req.SortOrder, err = parseSortOrder(q); err != nil {
-		return req, err
-	}
-	req.Page, err = s.pageFrom(q, routeListStakingTxs, strings.Join(req.Addresses, ","),
-		strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End), string(req.SortOrder))
+	req.Page, err = s.parsePage(q, dataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
+		strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
 
@@ -94,16 +86,14 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 type listRewardsRequest struct {
 	Addresses []string // X/P-chain addresses as given
 	NodeIDs   []ids.NodeID
-	PageSize  int
-	SortOrder sortOrder
 	Currency  string // lower-case, default usd
-	Page      PageToken
+	Page      page
 }
 
 func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, error) {
 	var req listRewardsRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
@@ -116,17 +106,11 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 	if len(req.Addresses) == 0 && len(req.NodeIDs) == 0 {
 		return req, badRequest("%s or %s is required: give at least one of them", paramAddresses, paramNodeIDs)
 	}
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
-	if req.SortOrder, err = parseSortOrder(q); err != nil {
-		return req, err
-	}
 	if req.Currency, err = parseCurrency(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.pageFrom(q, routeListRewards, strings.Join(req.Addresses, ","), joinNodeIDs(req.NodeIDs),
-		string(req.SortOrder), req.Currency)
+	req.Page, err = s.parsePage(q, dataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
+		joinNodeIDs(req.NodeIDs), req.Currency)
 	return req, err
 }
 
@@ -135,31 +119,23 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 type getValidatorRequest struct {
 	NodeID           ids.NodeID
 	ValidationStatus string // one of validationStatuses, "" for all
-	PageSize         int
-	SortOrder        sortOrder
-	Page             PageToken
+	Page             page
 }
 
 func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest, error) {
 	var req getValidatorRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
 	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
 	if req.ValidationStatus, err = parseEnum(q, paramValidationStatus, validationStatuses()); err != nil {
 		return req, err
 	}
-	if req.SortOrder, err = parseSortOrder(q); err != nil {
-		return req, err
-	}
-	req.Page, err = s.pageFrom(q, routeGetValidator, req.NodeID.String(), req.ValidationStatus, string(req.SortOrder))
+	req.Page, err = s.parsePage(q, dataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
 	return req, err
 }
 
@@ -169,25 +145,17 @@ type listDelegatorsRequest struct {
 	RewardAddresses  []string // X/P-chain addresses as given
 	NodeIDs          []ids.NodeID
 	DelegationStatus string // one of delegationStatuses, "" for all
-	PageSize         int
-	SortOrder        sortOrder
-	Page             PageToken
+	Page             page
 }
 
 func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequest, error) {
 	var req listDelegatorsRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Network()); err != nil {
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.PageSize, err = parsePageSize(q, standardPageSize()); err != nil {
-		return req, err
-	}
 	if req.RewardAddresses, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
-		return req, err
-	}
-	if req.SortOrder, err = parseSortOrder(q); err != nil {
 		return req, err
 	}
 	if req.DelegationStatus, err = parseEnum(q, paramDelegationStatus, delegationStatuses()); err != nil {
@@ -196,7 +164,7 @@ func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequ
 	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
 		return req, err
 	}
-	req.Page, err = s.pageFrom(q, routeListDelegators, strings.Join(req.RewardAddresses, ","),
-		joinNodeIDs(req.NodeIDs), req.DelegationStatus, string(req.SortOrder))
+	req.Page, err = s.parsePage(q, dataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
+		joinNodeIDs(req.NodeIDs), req.DelegationStatus)
 	return req, err
 }

@@ -117,7 +117,7 @@ func TestListDelegatorsRoute(t *testing.T) {
 }
 
 func TestParseListRewardsRequest(t *testing.T) {
-	s := &server{backend: newFakeBackend()}
+	s := &server{backend: newFakeBackend().readers()}
 	req, err := http.NewRequest(http.MethodGet, "http://node/?nodeIds="+testNodeID+","+testNodeID+"&currency=EUR", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local"})
@@ -125,10 +125,9 @@ func TestParseListRewardsRequest(t *testing.T) {
 	require.NoError(t, err)
 	nodeID, err := ids.NodeIDFromString(testNodeID)
 	require.NoError(t, err)
-	require.Equal(t, listRewardsRequest{
-		NodeIDs:   []ids.NodeID{nodeID},
-		PageSize:  10,
-		SortOrder: sortDesc,
-		Currency:  "eur",
-	}, got)
+	require.Equal(t, []ids.NodeID{nodeID}, got.NodeIDs)
+	require.Empty(t, got.Addresses)
+	require.Equal(t, "eur", got.Currency)
+	require.Equal(t, 10, got.Page.Size)
+	require.Equal(t, sortDesc, got.Page.Order)
 }

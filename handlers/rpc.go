@@ -65,7 +65,8 @@ func (svc *statusService) Status(_ *http.Request, _ *StatusArgs, reply *StatusRe
 
 // FollowerArgs name the follower to act on.
 type FollowerArgs struct {
-	// Chain is "P", "X" or "C" (the Data API aliases are accepted too).
+	// Chain is any followed chain: a node alias ("P", "X", "C"), a Data API
+	// alias ("p-chain", ...), a chain name or a cb58 blockchain ID.
 	Chain string `json:"chain"`
 }
 
@@ -83,39 +84,59 @@ type adminService struct {
 
 // PauseFollower stops a follower after its current block.
 func (svc *adminService) PauseFollower(_ *http.Request, args *FollowerArgs, reply *FollowerReply) error {
-	chain, err := parseFollowerChain(args.Chain)
+	node := svc.server.backend.Node.Network()
+	chain, err := parseFollowerChain(args.Chain, node)
 	if err != nil {
 		return err
 	}
 	if err := svc.ctrl.PauseFollower(chain); err != nil {
-		return fmt.Errorf("pausing the %s follower: %w", chain, err)
+		return fmt.Errorf("pausing the %s follower: %w", node.ChainName(chain), err)
 	}
-	*reply = FollowerReply{Chain: chain.String(), Paused: true}
+	*reply = FollowerReply{Chain: node.ChainName(chain), Paused: true}
 	return nil
 }
 
 // ResumeFollower restarts a paused follower.
 func (svc *adminService) ResumeFollower(_ *http.Request, args *FollowerArgs, reply *FollowerReply) error {
-	chain, err := parseFollowerChain(args.Chain)
+	node := svc.server.backend.Node.Network()
+	chain, err := parseFollowerChain(args.Chain, node)
 	if err != nil {
 		return err
 	}
 	if err := svc.ctrl.ResumeFollower(chain); err != nil {
-		return fmt.Errorf("resuming the %s follower: %w", chain, err)
+		return fmt.Errorf("resuming the %s follower: %w", node.ChainName(chain), err)
 	}
-	*reply = FollowerReply{Chain: chain.String(), Paused: false}
+	*reply = FollowerReply{Chain: node.ChainName(chain), Paused: false}
 	return nil
 }
 
-func parseFollowerChain(s string) (netinfo.Chain, error) {
+// parseFollowerChain resolves the chain of a follower command among the
+// chains the node follows: a node alias (P, X, C), a Data API alias, a chain
+// name (any case) or a cb58 blockchain ID.
+func parseFollowerChain(s string, node netinfo.Info) (netinfo.Chain, error) {
+	if chain, err := netinfo.ParseChain(s); err == nil {
+		return chain, nil
+	}
 	if chain, ok := chainByAlias(s); ok {
 		return chain, nil
 	}
-	chain, err := netinfo.ParseChain(s)
-	if err != nil {
-		return 0, &json2.Error{Code: json2.E_BAD_PARAMS, Message: fmt.Sprintf("invalid chain %q: want P, X or C", s)}
+	for _, ci := range node.Chains {
+		if strings.EqualFold(s, ci.Name) || s == ci.BlockchainID.String() {
+			return ci.Chain, nil
+		}
 	}
-	return chain, nil
+	return 0, &json2.Error{Code: json2.E_BAD_PARAMS, Message: fmt.Sprintf(
+		"invalid chain %q: want P, X, C, p-chain, x-chain, c-chain, or the name or blockchain ID of a followed chain (%s)",
+		truncate(s), followedChainNames(node))}
+}
+
+// followedChainNames lists the followed chains as "name (blockchain ID)".
+func followedChainNames(node netinfo.Info) string {
+	parts := make([]string, len(node.Chains))
+	for i, ci := range node.Chains {
+		parts[i] = node.ChainName(ci.Chain) + " (" + ci.BlockchainID.String() + ")"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // methodCaseCodec wraps json2 so clients can call methods in the usual

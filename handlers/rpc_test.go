@@ -88,7 +88,8 @@ func TestRPCMalformedRequests(t *testing.T) {
 		{name: "empty method", body: `{"jsonrpc":"2.0","method":"avadata.","id":1}`, code: json2.E_NO_METHOD, fragment: "not found"},
 		{name: "bad params", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":5},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "invalid params"},
 		{name: "bad chain", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Q"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: `invalid chain "Q"`},
-		{name: "missing chain", body: `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "want P, X or C"},
+		{name: "missing chain", body: `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "want P, X, C, p-chain"},
+		{name: "unknown name", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"nope"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "dispatch (" + testSubnetChainID.String() + ")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,8 +115,16 @@ func TestRPCFollowerControl(t *testing.T) {
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"C","paused":false}`, string(reply.Result))
 
-	require.Equal(t, []netinfo.Chain{netinfo.P}, ctrl.paused)
-	require.Equal(t, []netinfo.Chain{netinfo.C}, ctrl.resumed)
+	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Dispatch"},"id":5}`)
+	require.Nil(t, reply.Error)
+	require.JSONEq(t, `{"chain":"dispatch","paused":true}`, string(reply.Result), "a subnet chain by name, any case")
+
+	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+testSubnetChainID.String()+`"},"id":6}`)
+	require.Nil(t, reply.Error)
+	require.JSONEq(t, `{"chain":"dispatch","paused":false}`, string(reply.Result), "a chain by blockchain ID")
+
+	require.Equal(t, []netinfo.Chain{netinfo.P, testSubnetChain}, ctrl.paused)
+	require.Equal(t, []netinfo.Chain{netinfo.C, testSubnetChain}, ctrl.resumed)
 
 	ctrl.err = errors.New("follower not running")
 	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"x"},"id":3}`)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // StatusResponse is the body of GET /v1/status and the result of the
@@ -16,15 +17,26 @@ type StatusResponse struct {
 
 // NetworkStatus identifies the network the node, and so avadata, serves.
 type NetworkStatus struct {
-	Name       string `json:"name"`
-	NetworkID  uint32 `json:"networkId"`
+	Name      string `json:"name"`
+	NetworkID uint32 `json:"networkId"`
+	// EVMChainID is the C-chain's EVM chain id (0 until known).
+	EVMChainID uint64 `json:"evmChainId"`
+	// EVMChains lists every followed EVM chain, the C-chain first.
+	EVMChains []EVMChainStatus `json:"evmChains"`
+}
+
+// EVMChainStatus identifies one followed EVM chain.
+type EVMChainStatus struct {
+	Name         string `json:"name"`
+	BlockchainID string `json:"blockchainId"`
+	// EVMChainID is the chain's eth_chainId (0 until read from the node).
 	EVMChainID uint64 `json:"evmChainId"`
 }
 
 // status assembles the current StatusResponse.
 func (s *server) status() StatusResponse {
-	node := s.backend.Network()
-	chains := s.backend.Statuses()
+	node := s.backend.Node.Network()
+	chains := s.backend.Node.Statuses()
 	if chains == nil {
 		chains = []follower.Status{} // an empty list, never null
 	}
@@ -33,14 +45,38 @@ func (s *server) status() StatusResponse {
 		Network: NetworkStatus{
 			Name:       node.Name(),
 			NetworkID:  node.NetworkID,
-			EVMChainID: node.EVMChainID,
+			EVMChainID: node.CChainEVMID(),
+			EVMChains:  evmChainStatuses(node),
 		},
 		Chains: chains,
 	}
+}
+
+func evmChainStatuses(node netinfo.Info) []EVMChainStatus {
+	out := []EVMChainStatus{}
+	for _, ci := range node.EVMChains() {
+		out = append(out, EVMChainStatus{
+			Name:         node.ChainName(ci.Chain),
+			BlockchainID: ci.BlockchainID.String(),
+			EVMChainID:   ci.EVMChainID,
+		})
+	}
+	return out
 }
 
 // serveStatus handles GET /v1/status.
 func (s *server) serveStatus(w http.ResponseWriter, _ *http.Request) error {
 	writeJSON(w, http.StatusOK, s.status())
 	return nil
+}
+
+// indexedHeight is the height the chain's follower has indexed, or 0 when
+// the chain has no follower status yet.
+func (s *server) indexedHeight(chain netinfo.Chain) uint64 {
+	for _, st := range s.backend.Node.Statuses() {
+		if st.Chain == chain {
+			return st.IndexedHeight
+		}
+	}
+	return 0
 }

@@ -1,21 +1,30 @@
 // Package indexer runs avadata's followers: one per followed chain, each
-// moving the node's accepted blocks into the store. Subpackages hold the
-// pieces along the data's path: nodeapi (the node's APIs), blockindex,
-// pchain, xchain, cchain (reading and parsing each chain), follower (the
-// catch-up/live loop) and store (the Badger index).
+// moving the node's accepted blocks into the store, and beside each EVM
+// chain's follower the task that describes the contracts it saw.
+// Subpackages hold the pieces along the data's path: nodeapi (the node's
+// APIs), blockindex, pchain, xchain and evmchain (reading and parsing each
+// kind of chain), chaindata and evmdata (the domain model), follower (the
+// catch-up/live loop), evmmeta (contract metadata) and store (the Badger
+// index).
 package indexer
 
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
+	"github.com/ava-labs/libevm/common"
 	"go.uber.org/zap"
 
-	"github.com/avadata/avadata/indexer/cchain"
+	"github.com/avadata/avadata/indexer/chaindata"
+	"github.com/avadata/avadata/indexer/evmchain"
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/evmmeta"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/nodeapi"
@@ -24,68 +33,128 @@ import (
 	"github.com/avadata/avadata/indexer/xchain"
 )
 
-// restartDelay is how long a follower that failed waits before it restarts.
+// restartDelay is how long a task that failed waits before it restarts.
 const restartDelay = 5 * time.Second
 
-// Indexer owns the followers of the configured chains.
-type Indexer struct {
-	log       logging.Logger
-	followers map[netinfo.Chain]*follower.Follower
+// Config tunes the indexer.
+type Config struct {
+	Follower follower.Config
+	// Trace records internal transactions from the node's callTracer.
+	Trace bool
 }
 
-// New creates followers of chains that read from client and write to st.
-func New(chains []netinfo.Chain, client *nodeapi.Client, st *store.Store, cfg follower.Config,
+// Indexer owns the followers of the followed chains and the node clients
+// they read through.
+type Indexer struct {
+	log     logging.Logger
+	runners []follower.Runner
+	tasks   []task
+	evm     map[netinfo.Chain]*nodeapi.EVMClient
+}
+
+// task is a background job beside the followers.
+type task struct {
+	name string
+	run  func(ctx context.Context) error
+}
+
+// New creates the followers of chains, reading from the node at client and
+// writing to st.
+func New(ctx context.Context, chains []netinfo.ChainInfo, client *nodeapi.Client, st *store.Store, cfg Config,
 	log logging.Logger, metrics *follower.Metrics,
 ) (*Indexer, error) {
-	ix := &Indexer{log: log, followers: map[netinfo.Chain]*follower.Follower{}}
-	for _, chain := range chains {
-		src, err := newSource(chain, client, st)
-		if err != nil {
+	ix := &Indexer{log: log, evm: map[netinfo.Chain]*nodeapi.EVMClient{}}
+	for _, ci := range chains {
+		if err := ix.add(ctx, ci, client, st, cfg, metrics); err != nil {
+			ix.Close()
 			return nil, err
 		}
-		ix.followers[chain] = follower.New(src, st, cfg, log, metrics)
 	}
 	return ix, nil
 }
 
-func newSource(chain netinfo.Chain, client *nodeapi.Client, st *store.Store) (follower.Source, error) {
-	switch chain {
-	case netinfo.P:
-		cursor, err := st.Cursor(netinfo.P)
+func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo, client *nodeapi.Client, st *store.Store, cfg Config,
+	metrics *follower.Metrics,
+) error {
+	id := follower.Identity{Chain: ci.Chain, Name: ci.Name, BlockchainID: ci.BlockchainID.String()}
+	fcfg := cfg.Follower
+	switch ci.Kind {
+	case netinfo.KindPlatform:
+		cursor, err := st.Cursor(ctx, ci.Chain, store.StreamBlocks)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return pchain.NewSource(client.BlockIndex(netinfo.P), cursor.LastBlockTs), nil
-	case netinfo.X:
-		return xchain.NewSource(client.BlockIndex(netinfo.X))
-	case netinfo.C:
-		return cchain.NewSource(client), nil
+		// The P parser carries the last block time from block to block
+		// (Apricot option blocks have none), so it is not stateless and
+		// fetches one batch at a time.
+		fcfg.Fetchers = 1
+		src := pchain.NewSource(client.BlockIndex(netinfo.P), cursor.LastBlockTs)
+		ix.addSummaryFollower(id, src, st, fcfg, metrics)
+	case netinfo.KindAVM:
+		src, err := xchain.NewSource(client.BlockIndex(netinfo.X))
+		if err != nil {
+			return err
+		}
+		ix.addSummaryFollower(id, src, st, fcfg, metrics)
+	case netinfo.KindEVM:
+		return ix.addEVM(ctx, id, ci, client, st, cfg, metrics)
 	default:
-		return nil, fmt.Errorf("no source for chain %s", chain)
+		return fmt.Errorf("no follower for chain %s of kind %d", ci.Name, ci.Kind)
 	}
+	return nil
 }
 
-// Run runs every follower until ctx ends, restarting one that fails or
-// panics after restartDelay.
+func (ix *Indexer) addSummaryFollower(id follower.Identity, src follower.Source[*chaindata.Summary], st *store.Store,
+	cfg follower.Config, metrics *follower.Metrics,
+) {
+	sink := follower.Sink[*chaindata.Summary](st.SummaryWriter(id.Chain))
+	ix.runners = append(ix.runners, follower.New(id, src, sink, cfg, ix.log, metrics))
+}
+
+func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.ChainInfo, client *nodeapi.Client,
+	st *store.Store, cfg Config, metrics *follower.Metrics,
+) error {
+	evm, err := nodeapi.DialEVM(ctx, client.URI(), ci.BlockchainID.String())
+	if err != nil {
+		return err
+	}
+	ix.evm[ci.Chain] = evm
+	src := evmchain.NewSource(evm, evmchain.Options{Trace: cfg.Trace, Log: ix.log})
+	sink := follower.Sink[*evmdata.Block](st.EVMWriter(ci.Chain))
+	ix.runners = append(ix.runners, follower.New(id, follower.Source[*evmdata.Block](src), sink, cfg.Follower, ix.log, metrics))
+	describer := evmmeta.New(ci.Chain, ci.Name, evm, st, ix.log, cfg.Follower.PollInterval)
+	ix.tasks = append(ix.tasks, task{name: "describe contracts of " + ci.Name, run: describer.Run})
+	return nil
+}
+
+// Run runs every follower and task until ctx ends, restarting one that fails
+// or panics after restartDelay.
 func (ix *Indexer) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	for _, f := range ix.followers {
+	for _, r := range ix.runners {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ix.runFollower(ctx, f)
+			ix.keepRunning(ctx, "follower "+r.Name(), r.Run)
+		}()
+	}
+	for _, t := range ix.tasks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ix.keepRunning(ctx, t.name, t.run)
 		}()
 	}
 	wg.Wait()
 }
 
-func (ix *Indexer) runFollower(ctx context.Context, f *follower.Follower) {
+func (ix *Indexer) keepRunning(ctx context.Context, name string, run func(context.Context) error) {
 	for ctx.Err() == nil {
-		err := runRecovered(ctx, f)
+		err := runRecovered(ctx, name, run)
 		if ctx.Err() != nil {
 			return
 		}
-		ix.log.Error("follower stopped; restarting", zap.Stringer("chain", f.Chain()),
+		ix.log.Error("background task stopped; restarting", zap.String("task", name),
 			zap.Duration("after", restartDelay), zap.Error(err))
 		select {
 		case <-ctx.Done():
@@ -94,48 +163,62 @@ func (ix *Indexer) runFollower(ctx context.Context, f *follower.Follower) {
 	}
 }
 
-func runRecovered(ctx context.Context, f *follower.Follower) (err error) {
+func runRecovered(ctx context.Context, name string, run func(context.Context) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("follower %s panicked: %v\n%s", f.Chain(), r, debug.Stack())
+			err = fmt.Errorf("%s panicked: %v\n%s", name, r, debug.Stack())
 		}
 	}()
-	return f.Run(ctx)
+	return run(ctx)
 }
 
-// Statuses reports every follower, in netinfo.Chains order.
+// Close releases the EVM clients' connections. Call it after Run returned.
+func (ix *Indexer) Close() {
+	for _, c := range ix.evm {
+		c.Close()
+	}
+}
+
+// Statuses reports every follower, in the order the chains were given.
 func (ix *Indexer) Statuses() []follower.Status {
-	out := make([]follower.Status, 0, len(ix.followers))
-	for _, chain := range netinfo.Chains {
-		if f, ok := ix.followers[chain]; ok {
-			out = append(out, f.Status())
-		}
+	out := make([]follower.Status, 0, len(ix.runners))
+	for _, r := range ix.runners {
+		out = append(out, r.Status())
 	}
 	return out
 }
 
 // Pause pauses chain's follower.
 func (ix *Indexer) Pause(chain netinfo.Chain) error {
-	f, err := ix.follower(chain)
+	r, err := ix.runner(chain)
 	if err == nil {
-		f.Pause()
+		r.Pause()
 	}
 	return err
 }
 
 // Resume resumes chain's follower.
 func (ix *Indexer) Resume(chain netinfo.Chain) error {
-	f, err := ix.follower(chain)
+	r, err := ix.runner(chain)
 	if err == nil {
-		f.Resume()
+		r.Resume()
 	}
 	return err
 }
 
-func (ix *Indexer) follower(chain netinfo.Chain) (*follower.Follower, error) {
-	f, ok := ix.followers[chain]
-	if !ok {
+func (ix *Indexer) runner(chain netinfo.Chain) (follower.Runner, error) {
+	i := slices.IndexFunc(ix.runners, func(r follower.Runner) bool { return r.Chain() == chain })
+	if i < 0 {
 		return nil, fmt.Errorf("chain %s is not followed", chain)
 	}
-	return f, nil
+	return ix.runners[i], nil
+}
+
+// NativeBalance reads addr's current native balance on an EVM chain.
+func (ix *Indexer) NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error) {
+	c, ok := ix.evm[chain]
+	if !ok {
+		return nil, fmt.Errorf("chain %s is not a followed EVM chain", chain)
+	}
+	return c.Balance(ctx, addr)
 }

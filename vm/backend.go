@@ -2,8 +2,11 @@ package vm
 
 import (
 	"context"
+	"fmt"
+	"math/big"
 	"net/http"
 
+	"github.com/ava-labs/libevm/common"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/avadata/avadata/handlers"
@@ -13,11 +16,15 @@ import (
 	"github.com/avadata/avadata/indexer/store"
 )
 
-// The VM serves the handlers' Backend and Controller over its store and
-// followers.
+// The handlers read the store directly through its per-domain readers; the
+// VM supplies only what lives outside it: the network's identity, follower
+// progress and live node state.
 var (
-	_ handlers.Backend    = (*VM)(nil)
-	_ handlers.Controller = (*VM)(nil)
+	_ handlers.NodeView       = (*VM)(nil)
+	_ handlers.EVMStateReader = (*VM)(nil)
+	_ handlers.Controller     = (*VM)(nil)
+	_ handlers.EVMReader      = (*store.Store)(nil)
+	_ handlers.MetricsReader  = (*store.Store)(nil)
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
@@ -29,23 +36,36 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
 		KeyBurst:       vm.config.RateLimit.KeyBurst,
 		Version:        Version,
 	}
+	if vm.config.ContractMetadataFile != "" {
+		curated, err := handlers.LoadCuratedContracts(vm.config.ContractMetadataFile)
+		if err != nil {
+			return nil, fmt.Errorf("invalid avadata chain config: contractMetadataFile: %w", err)
+		}
+		cfg.CuratedContracts = curated
+	}
 	var ctrl handlers.Controller
 	if vm.config.AdminAPIEnabled {
 		ctrl = vm
 	}
-	return handlers.New(cfg, vm, ctrl, vm.log, reg)
+	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm}
+	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 
 func (vm *VM) Network() netinfo.Info { return vm.network.get() }
 
 func (vm *VM) PageTokenKey() []byte { return vm.tokenKey }
 
-func (vm *VM) TPSBuckets(_ context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error) {
-	return vm.store.TPSBuckets(chain, before, limit)
+// NativeBalance reads a current native balance from the node.
+func (vm *VM) NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return nil, err
+	}
+	return ix.NativeBalance(ctx, chain, addr)
 }
 
-// Statuses reports the followers; before they exist, each configured chain
-// shows as not running with the reason.
+// Statuses reports the followers; before they exist, each configured primary
+// chain shows as not running with the reason.
 func (vm *VM) Statuses() []follower.Status {
 	vm.mu.RLock()
 	ix, startupErr := vm.indexer, vm.startupErr
@@ -61,7 +81,7 @@ func (vm *VM) Statuses() []follower.Status {
 	out := make([]follower.Status, 0, len(chains))
 	for _, c := range chains {
 		s := follower.Status{Chain: c, ChainName: c.String(), LastError: reason}
-		if cursor, err := vm.store.Cursor(c); err == nil {
+		if cursor, err := vm.store.Cursor(vm.ctx, c, store.StreamBlocks); err == nil {
 			s.IndexedHeight = cursor.NextHeight - 1
 		}
 		out = append(out, s)

@@ -20,8 +20,22 @@ type Config struct {
 	// Alias is the chain alias the VM registers with admin.aliasChain so the
 	// API lives at /ext/bc/<alias>. Empty string disables aliasing.
 	Alias *string `json:"alias"`
-	// Chains lists the followed chains, from "P", "X", "C".
+	// Chains lists the followed primary-network chains, from "P", "X", "C".
 	Chains []string `json:"chains"`
+	// EVMChains says which EVM chains beyond the C-chain to follow:
+	// "tracked" (every EVM chain the node runs) or a list of blockchain IDs
+	// or aliases.
+	EVMChains EVMChainSelection `json:"evmChains"`
+	// Fetchers is how many batches a follower fetches at once while
+	// catching up (1..32).
+	Fetchers int `json:"fetchers"`
+	// TraceInternalTxs records internal transactions and contracts created
+	// by contracts from the node's callTracer (needs "debug-tracer" in the
+	// chain's eth-apis).
+	TraceInternalTxs *bool `json:"traceInternalTxs"`
+	// ContractMetadataFile names an optional JSON file of curated contract
+	// metadata (description, links, logo...) served with contract metadata.
+	ContractMetadataFile string `json:"contractMetadataFile"`
 	// PollInterval is how often a caught-up follower asks the node for new blocks.
 	PollInterval Duration `json:"pollInterval"`
 	// BatchSize is how many blocks a follower fetches and writes at once (1..1024).
@@ -51,11 +65,13 @@ type RateLimitConfig struct {
 // Defaults of the config keys.
 const (
 	DefaultAlias        = "data"
-	DefaultPollInterval = 500 * time.Millisecond
+	DefaultPollInterval = 50 * time.Millisecond
 	DefaultBatchSize    = 256
 	DefaultMaxLagBlocks = 1000
 	DefaultStuckAfter   = 2 * time.Minute
+	DefaultFetchers     = 4
 	maxBatchSize        = 1024 // index.getContainerRange's own cap
+	maxFetchers         = 32
 )
 
 // ParseConfig decodes configBytes strictly (unknown keys are an error, so a
@@ -88,12 +104,25 @@ func ParseConfig(configBytes []byte) (Config, error) {
 	if cfg.StuckAfter == 0 {
 		cfg.StuckAfter = Duration(DefaultStuckAfter)
 	}
+	if cfg.Fetchers == 0 {
+		cfg.Fetchers = DefaultFetchers
+	}
+	if cfg.TraceInternalTxs == nil {
+		trace := true
+		cfg.TraceInternalTxs = &trace
+	}
+	if !cfg.EVMChains.set {
+		cfg.EVMChains = EVMChainSelection{set: true, Tracked: true}
+	}
 	return cfg, cfg.validate()
 }
 
 func (c Config) validate() error {
 	if c.BatchSize < 1 || c.BatchSize > maxBatchSize {
 		return fmt.Errorf("invalid avadata chain config: batchSize %d out of range 1..%d", c.BatchSize, maxBatchSize)
+	}
+	if c.Fetchers < 1 || c.Fetchers > maxFetchers {
+		return fmt.Errorf("invalid avadata chain config: fetchers %d out of range 1..%d", c.Fetchers, maxFetchers)
 	}
 	if c.PollInterval < 0 || c.StuckAfter < 0 {
 		return errors.New("invalid avadata chain config: pollInterval and stuckAfter must be positive")
@@ -139,3 +168,42 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	*d = Duration(parsed)
 	return nil
 }
+
+// EVMChainSelection is the evmChains key: the string "tracked", or a list of
+// blockchain IDs or aliases ([] follows no EVM chain beyond the C-chain).
+type EVMChainSelection struct {
+	set     bool
+	Tracked bool
+	Chains  []string
+}
+
+func (e EVMChainSelection) MarshalJSON() ([]byte, error) {
+	if e.Tracked {
+		return json.Marshal(trackedEVMChains)
+	}
+	return json.Marshal(append([]string{}, e.Chains...))
+}
+
+func (e *EVMChainSelection) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		if s != trackedEVMChains {
+			return fmt.Errorf("evmChains: want %q or a list of blockchain IDs or aliases, got %q", trackedEVMChains, s)
+		}
+		*e = EVMChainSelection{set: true, Tracked: true}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("evmChains: want %q or a list of blockchain IDs or aliases: %w", trackedEVMChains, err)
+	}
+	for _, c := range list {
+		if c == "" {
+			return errors.New("evmChains: empty chain name")
+		}
+	}
+	*e = EVMChainSelection{set: true, Chains: list}
+	return nil
+}
+
+const trackedEVMChains = "tracked"

@@ -20,7 +20,24 @@ func TestParseConfigDefaults(t *testing.T) {
 		require.Equal(t, uint64(DefaultMaxLagBlocks), cfg.MaxLagBlocks)
 		require.Equal(t, DefaultStuckAfter, time.Duration(cfg.StuckAfter))
 		require.False(t, cfg.AdminAPIEnabled)
+		require.True(t, cfg.EVMChains.Tracked)
+		require.Equal(t, DefaultFetchers, cfg.Fetchers)
+		require.True(t, *cfg.TraceInternalTxs)
 	}
+}
+
+func TestParseConfigEVMChains(t *testing.T) {
+	cfg, err := ParseConfig([]byte(`{"evmChains":["2Abc","mychain"],"fetchers":8,"traceInternalTxs":false}`))
+	require.NoError(t, err)
+	require.False(t, cfg.EVMChains.Tracked)
+	require.Equal(t, []string{"2Abc", "mychain"}, cfg.EVMChains.Chains)
+	require.Equal(t, 8, cfg.Fetchers)
+	require.False(t, *cfg.TraceInternalTxs)
+
+	cfg, err = ParseConfig([]byte(`{"evmChains":[]}`))
+	require.NoError(t, err)
+	require.False(t, cfg.EVMChains.Tracked)
+	require.Empty(t, cfg.EVMChains.Chains)
 }
 
 func TestParseConfigValues(t *testing.T) {
@@ -52,6 +69,10 @@ func TestParseConfigErrors(t *testing.T) {
 		`{"stuckAfter":"-1s"}`:    "must be positive",
 		`{"rateLimit":{"rps":1}}`: `unknown field "rps"`,
 		`["not","an","object"]`:   "invalid avadata chain config",
+		`{"evmChains":"all"}`:     `want "tracked"`,
+		`{"evmChains":[""]}`:      "empty chain name",
+		`{"evmChains":5}`:         "evmChains",
+		`{"fetchers":99}`:         "fetchers 99 out of range",
 	} {
 		_, err := ParseConfig([]byte(in))
 		require.ErrorContains(t, err, want, in)

@@ -4,45 +4,60 @@ import (
 	"sync"
 
 	"github.com/ava-labs/avalanchego/snow"
-	"github.com/ava-labs/avalanchego/utils/constants"
 
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// knownEVMChainIDs are the C-chain EVM chain IDs of the named networks; any
-// other network's is read from eth_chainId once the node is reachable.
-var knownEVMChainIDs = map[uint32]uint64{
-	constants.MainnetID: 43114,
-	constants.FujiID:    43113,
-	constants.LocalID:   43112,
-}
-
-// networkInfo holds netinfo.Info, completed once the node answers.
+// networkInfo holds netinfo.Info, completed once the node answers (EVM chain
+// IDs, the followed subnet-evm chains).
 type networkInfo struct {
 	mu   sync.RWMutex
 	info netinfo.Info
 }
 
 func newNetworkInfo(ctx *snow.Context) *networkInfo {
-	info := netinfo.Info{
+	return &networkInfo{info: netinfo.Info{
 		NetworkID:   ctx.NetworkID,
 		AVAXAssetID: ctx.AVAXAssetID,
-		EVMChainID:  knownEVMChainIDs[ctx.NetworkID],
-	}
-	info.ChainIDs[netinfo.P] = constants.PlatformChainID
-	info.ChainIDs[netinfo.X] = ctx.XChainID
-	info.ChainIDs[netinfo.C] = ctx.CChainID
-	return &networkInfo{info: info}
+		Chains:      netinfo.Primary(ctx.NetworkID, ctx.XChainID, ctx.CChainID),
+	}}
 }
 
 func (n *networkInfo) get() netinfo.Info {
 	n.mu.RLock()
 	defer n.mu.RUnlock()
-	return n.info
+	info := n.info
+	info.Chains = append([]netinfo.ChainInfo(nil), n.info.Chains...)
+	return info
 }
 
-func (n *networkInfo) setEVMChainID(id uint64) {
+// setChains replaces the chain list (P, X, C first).
+func (n *networkInfo) setChains(chains []netinfo.ChainInfo) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.info.EVMChainID = id
+	n.info.Chains = append([]netinfo.ChainInfo(nil), chains...)
+}
+
+// mergeChains keeps every primary chain of known (followed or not: handlers
+// still name them) with what resolving learned (the C-chain's EVM id), and
+// appends the other followed chains.
+func mergeChains(known, resolved []netinfo.ChainInfo) []netinfo.ChainInfo {
+	out := make([]netinfo.ChainInfo, 0, len(known)+len(resolved))
+	for _, k := range known {
+		if !k.Chain.IsPrimary() {
+			continue
+		}
+		for _, r := range resolved {
+			if r.Chain == k.Chain {
+				k = r
+			}
+		}
+		out = append(out, k)
+	}
+	for _, r := range resolved {
+		if !r.Chain.IsPrimary() {
+			out = append(out, r)
+		}
+	}
+	return out
 }

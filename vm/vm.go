@@ -47,6 +47,7 @@ type VM struct {
 	peers     *peers
 	metrics   *follower.Metrics
 	handler   http.Handler
+	gate      requestGate
 	startedAt time.Time
 
 	ctx     context.Context // ends at Shutdown; every background task runs under it
@@ -129,7 +130,7 @@ func (vm *VM) initHTTP() error {
 
 // runIndexer waits for the node's API, then runs the followers until ctx ends.
 func (vm *VM) runIndexer(ctx context.Context) {
-	ix, client, err := vm.connectIndexer(ctx)
+	ix, err := vm.connectIndexer(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			vm.log.Error("indexer not started", zap.Error(err))
@@ -137,7 +138,7 @@ func (vm *VM) runIndexer(ctx context.Context) {
 		vm.setStartupErr(err)
 		return
 	}
-	defer client.Close()
+	defer ix.Close()
 	vm.mu.Lock()
 	vm.indexer = ix
 	vm.mu.Unlock()
@@ -180,22 +181,29 @@ func (vm *VM) SetState(_ context.Context, state snow.State) error {
 	return nil
 }
 
-// Shutdown stops the background work and closes the store, waiting at most
-// shutdownLimit for the goroutines.
+// Shutdown stops the background work and the requests in flight, then
+// closes the store. Nothing may touch a closed store, so if they have not
+// stopped within shutdownLimit the store is left open (Badger recovers it at
+// the next start, as after a crash) rather than closed under them.
 func (vm *VM) Shutdown(context.Context) error {
 	if vm.cancel == nil {
 		return nil // never initialized
 	}
 	vm.cancel()
-	done := make(chan struct{})
+	requestsDone := vm.gate.close()
+	tasksDone := make(chan struct{})
 	go func() {
 		vm.wg.Wait()
-		close(done)
+		close(tasksDone)
 	}()
-	select {
-	case <-done:
-	case <-time.After(shutdownLimit):
-		vm.log.Warn("background tasks still running at shutdown; closing the store anyway")
+	deadline := time.After(shutdownLimit)
+	for _, done := range []<-chan struct{}{tasksDone, requestsDone} {
+		select {
+		case <-done:
+		case <-deadline:
+			vm.log.Error("background tasks or requests still running at shutdown; leaving the store to recover at the next start")
+			return nil
+		}
 	}
 	err := vm.store.Close()
 	vm.log.Info("avadata shut down", zap.Error(err))
@@ -209,7 +217,8 @@ func (*VM) Version(context.Context) (string, error) { return Version, nil }
 // keys with the catch-all would race on registration order, so the router
 // inside the plugin does all routing.
 func (vm *VM) CreateHandlers(context.Context) (map[string]http.Handler, error) {
-	return map[string]http.Handler{"": vm.handler, "/{rest:.*}": vm.handler}, nil
+	h := vm.gate.wrap(vm.handler)
+	return map[string]http.Handler{"": h, "/{rest:.*}": h}, nil
 }
 
 func (*VM) NewHTTPHandler(context.Context) (http.Handler, error) { return nil, nil }

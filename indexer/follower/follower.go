@@ -1,7 +1,12 @@
 // Package follower moves one chain's accepted blocks from the node into the
-// store: it catches up from where the store's cursor says, then follows the
-// node live. Each write carries the cursor in the same transaction, so a
-// crash at any point resumes exactly where the last commit ended.
+// store: it catches up from where the store's cursor says, with parallel
+// fetchers feeding one ordered writer, then follows the node live by polling
+// its head. (Not by an eth newHeads websocket: avalanchego's HTTP router
+// holds its read lock for a whole request, so a long-lived websocket blocks
+// every route change — a chain created, an alias added — and with it every
+// later request to the node.) Each write
+// carries the cursor in the same transaction, so a crash at any point
+// resumes exactly where the last commit ended.
 package follower
 
 import (
@@ -13,6 +18,7 @@ import (
 
 	"github.com/ava-labs/avalanchego/utils/logging"
 
+	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
@@ -20,7 +26,10 @@ import (
 // Config tunes a follower.
 type Config struct {
 	PollInterval time.Duration // wait between polls once caught up
-	BatchSize    int           // blocks fetched and written at once
+	BatchSize    int           // blocks per fetch, and per write while live
+	// Fetchers is how many fetches run at once while catching up (1: no
+	// pipeline).
+	Fetchers int
 }
 
 const (
@@ -28,11 +37,22 @@ const (
 	progressInterval = 10 * time.Second
 )
 
+// Runner is a follower of any domain, as the indexer holds them.
+type Runner interface {
+	Run(ctx context.Context) error
+	Status() Status
+	Pause()
+	Resume()
+	Name() string
+	Chain() netinfo.Chain
+}
+
 // Follower follows one chain. Run it in one goroutine; Status, Pause and
 // Resume may be called from any goroutine.
-type Follower struct {
-	src     Source
-	sink    Sink
+type Follower[B chaindata.Block] struct {
+	id      Identity
+	src     Source[B]
+	sink    Sink[B]
 	cfg     Config
 	log     logging.Logger
 	metrics chainMetrics
@@ -44,41 +64,49 @@ type Follower struct {
 }
 
 // New returns a follower of src's chain writing to sink.
-func New(src Source, sink Sink, cfg Config, log logging.Logger, m *Metrics) *Follower {
-	chain := src.Chain()
-	return &Follower{
+func New[B chaindata.Block](id Identity, src Source[B], sink Sink[B], cfg Config, log logging.Logger, m *Metrics) *Follower[B] {
+	cfg.Fetchers = max(cfg.Fetchers, 1)
+	cfg.BatchSize = max(cfg.BatchSize, 1)
+	return &Follower[B]{
+		id:      id,
 		src:     src,
 		sink:    sink,
 		cfg:     cfg,
 		log:     log,
-		metrics: m.forChain(chain),
+		metrics: m.forChain(id.Name),
 		rate:    newRateMeter(),
-		status:  Status{Chain: chain, ChainName: chain.String()},
+		status:  Status{Chain: id.Chain, ChainName: id.Name, BlockchainID: id.BlockchainID},
 		resumed: make(chan struct{}),
 	}
 }
 
-// Chain is the followed chain.
-func (f *Follower) Chain() netinfo.Chain { return f.src.Chain() }
+// Chain is the followed chain's number.
+func (f *Follower[B]) Chain() netinfo.Chain { return f.id.Chain }
+
+// Name is the followed chain's name.
+func (f *Follower[B]) Name() string { return f.id.Name }
 
 // Status returns a snapshot of the follower's progress.
-func (f *Follower) Status() Status {
+func (f *Follower[B]) Status() Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.status
 	s.BlocksPerSecond = f.rate.perSecond(time.Now())
+	if s.BlocksPerSecond > 0 && s.Lag > 0 && !s.CaughtUp {
+		s.ETASeconds = int64(float64(s.Lag) / s.BlocksPerSecond)
+	}
 	return s
 }
 
 // Pause stops the follower after its current batch until Resume.
-func (f *Follower) Pause() {
+func (f *Follower[B]) Pause() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.Paused = true
 }
 
 // Resume undoes Pause.
-func (f *Follower) Resume() {
+func (f *Follower[B]) Resume() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.status.Paused {
@@ -90,15 +118,15 @@ func (f *Follower) Resume() {
 
 // Run follows the chain until ctx ends. It returns ctx's error, or an error
 // that retrying cannot fix (the store refusing a write).
-func (f *Follower) Run(ctx context.Context) error {
+func (f *Follower[B]) Run(ctx context.Context) error {
 	f.setRunning(true)
 	defer f.setRunning(false)
-	cursor, err := f.sink.Cursor(f.src.Chain())
+	cursor, err := f.sink.Cursor(ctx)
 	if err != nil {
 		return f.fail(err)
 	}
 	f.recordIndexed(cursor.NextHeight-1, cursor.LastApplied)
-	progress := newProgressLog(f.log, f.src.Chain())
+	progress := newProgressLog(f.log, f.id.Name)
 	backoff := f.cfg.PollInterval
 	for {
 		if err := f.waitWhilePaused(ctx); err != nil {
@@ -128,38 +156,47 @@ func (f *Follower) Run(ctx context.Context) error {
 	}
 }
 
-// step indexes one batch if the node has new blocks; it reports whether the
-// cursor advanced.
-func (f *Follower) step(ctx context.Context, cursor *store.Cursor) (bool, error) {
+// step indexes what the node has beyond the cursor: a pipelined catch-up
+// when it is more than one batch behind, one batch otherwise. It reports
+// whether the cursor advanced.
+func (f *Follower[B]) step(ctx context.Context, cursor *store.Cursor) (bool, error) {
 	head, err := f.src.Head(ctx)
 	if err != nil {
-		return false, fmt.Errorf("reading %s head: %w", f.src.Chain(), err)
+		return false, fmt.Errorf("reading %s head: %w", f.id.Name, err)
 	}
 	f.recordHead(head)
 	if cursor.NextHeight > head {
 		f.recordCaughtUp()
 		return false, nil
 	}
+	if behind := head - cursor.NextHeight + 1; behind > uint64(f.cfg.BatchSize) && f.cfg.Fetchers > 1 {
+		return f.catchUp(ctx, cursor, head)
+	}
 	started := time.Now()
 	count := int(min(uint64(f.cfg.BatchSize), head-cursor.NextHeight+1))
 	blocks, err := f.src.Fetch(ctx, cursor.NextHeight, count)
 	if err != nil {
-		return false, fmt.Errorf("fetching %s blocks from %d: %w", f.src.Chain(), cursor.NextHeight, err)
+		return false, fmt.Errorf("fetching %s blocks from %d: %w", f.id.Name, cursor.NextHeight, err)
 	}
+	return f.write(ctx, cursor, blocks, started)
+}
+
+// write applies blocks at the cursor and advances it.
+func (f *Follower[B]) write(ctx context.Context, cursor *store.Cursor, blocks []B, started time.Time) (bool, error) {
 	if len(blocks) == 0 {
 		return false, nil
 	}
 	now := time.Now()
-	if err := f.sink.ApplyBlocks(f.src.Chain(), blocks, now); err != nil {
-		return false, fmt.Errorf("writing %s blocks from %d: %w", f.src.Chain(), cursor.NextHeight, err)
+	if err := f.sink.Apply(ctx, blocks, now); err != nil {
+		return false, fmt.Errorf("writing %s blocks from %d: %w", f.id.Name, cursor.NextHeight, err)
 	}
 	last := blocks[len(blocks)-1]
-	cursor.NextHeight, cursor.LastApplied, cursor.LastBlockTs = last.Height+1, now, last.Timestamp
+	cursor.NextHeight, cursor.LastApplied, cursor.LastBlockTs = last.Height()+1, now, last.Time()
 	f.recordBatch(blocks, now, time.Since(started))
 	return true, nil
 }
 
-func (f *Follower) waitWhilePaused(ctx context.Context) error {
+func (f *Follower[B]) waitWhilePaused(ctx context.Context) error {
 	for {
 		f.mu.Lock()
 		paused, resumed := f.status.Paused, f.resumed

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
@@ -24,8 +25,6 @@ type fakeSource struct {
 	fetches  int
 }
 
-func (*fakeSource) Chain() netinfo.Chain { return netinfo.X }
-
 func (s *fakeSource) setHead(h uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -38,7 +37,7 @@ func (s *fakeSource) Head(context.Context) (uint64, error) {
 	return s.head, nil
 }
 
-func (s *fakeSource) Fetch(_ context.Context, from uint64, max int) ([]store.BlockSummary, error) {
+func (s *fakeSource) Fetch(_ context.Context, from uint64, max int) ([]*chaindata.Summary, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fetches++
@@ -46,25 +45,29 @@ func (s *fakeSource) Fetch(_ context.Context, from uint64, max int) ([]store.Blo
 		s.failures--
 		return nil, errors.New("node unavailable")
 	}
-	var out []store.BlockSummary
+	var out []*chaindata.Summary
 	for h := from; h <= s.head && len(out) < max; h++ {
-		out = append(out, store.BlockSummary{Height: h, Timestamp: int64(1000 + h), TxCount: 1})
+		out = append(out, &chaindata.Summary{Number: h, Timestamp: int64(1000 + h), Txs: 1})
 	}
 	return out, nil
 }
 
-func newTestFollower(t *testing.T, src Source) (*Follower, *store.Store) {
+func newTestFollower(t *testing.T, src Source[*chaindata.Summary]) (*Follower[*chaindata.Summary], *store.Store) {
+	return newTestFollowerWith(t, src, 1)
+}
+
+func newTestFollowerWith(t *testing.T, src Source[*chaindata.Summary], fetchers int) (*Follower[*chaindata.Summary], *store.Store) {
 	t.Helper()
 	st, err := store.Open(t.TempDir(), logging.NoLog{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
 	m, err := NewMetrics(prometheus.NewRegistry())
 	require.NoError(t, err)
-	cfg := Config{PollInterval: 5 * time.Millisecond, BatchSize: 7}
-	return New(src, st, cfg, logging.NoLog{}, m), st
+	cfg := Config{PollInterval: 5 * time.Millisecond, BatchSize: 7, Fetchers: fetchers}
+	return New(Identity{Name: "X"}, src, Sink[*chaindata.Summary](st.SummaryWriter(netinfo.X)), cfg, logging.NoLog{}, m), st
 }
 
-func waitIndexed(t *testing.T, f *Follower, height uint64) {
+func waitIndexed(t *testing.T, f Runner, height uint64) {
 	t.Helper()
 	require.Eventually(t, func() bool {
 		s := f.Status()
@@ -87,7 +90,7 @@ func TestFollowerCatchesUpThenFollowsLive(t *testing.T) {
 	require.True(t, s.Running)
 	require.Zero(t, s.Lag)
 	require.False(t, s.LastApplied.IsZero())
-	buckets, err := st.TPSBuckets(netinfo.X, 0, 10)
+	buckets, err := st.TPSBuckets(context.Background(), netinfo.X, 0, 10)
 	require.NoError(t, err)
 	require.Equal(t, uint64(64), buckets[0].TxCount)
 
@@ -99,12 +102,13 @@ func TestFollowerCatchesUpThenFollowsLive(t *testing.T) {
 func TestFollowerResumesFromStoredCursor(t *testing.T) {
 	src := &fakeSource{head: 20}
 	f, st := newTestFollower(t, src)
-	require.NoError(t, st.ApplyBlocks(netinfo.X, []store.BlockSummary{{Height: 1}, {Height: 2}}, time.Now()))
+	require.NoError(t, st.SummaryWriter(netinfo.X).Apply(context.Background(),
+		[]*chaindata.Summary{{Number: 1}, {Number: 2}}, time.Now()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = f.Run(ctx) }()
 	waitIndexed(t, f, 20)
-	b, ok, err := st.Block(netinfo.X, 3)
+	b, ok, err := st.Summary(context.Background(), netinfo.X, 3)
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, int64(1003), b.Timestamp)
@@ -138,4 +142,22 @@ func TestFollowerPauseAndResume(t *testing.T) {
 	f.Resume()
 	waitIndexed(t, f, 30)
 	require.False(t, f.Status().Paused)
+}
+
+func TestPipelinedCatchUpKeepsOrderAndCounts(t *testing.T) {
+	src := &fakeSource{head: 1000, failures: 2}
+	f, st := newTestFollowerWith(t, src, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = f.Run(ctx) }()
+	waitIndexed(t, f, 1000)
+	buckets, err := st.TPSBuckets(context.Background(), netinfo.X, 0, 10)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1000), buckets[0].TxCount, "every block counted exactly once")
+	for _, h := range []uint64{1, 7, 8, 500, 1000} {
+		b, ok, err := st.Summary(context.Background(), netinfo.X, h)
+		require.NoError(t, err)
+		require.True(t, ok, "block %d", h)
+		require.Equal(t, int64(1000+h), b.Timestamp)
+	}
 }

@@ -4,10 +4,8 @@ import (
 	"strconv"
 
 	"go.uber.org/zap"
-
-	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-func zapChain(c netinfo.Chain) zap.Field { return zap.Stringer("chain", c) }
-func zapErr(err error) zap.Field         { return zap.Error(err) }
-func formatRate(r float64) string        { return strconv.FormatFloat(r, 'f', 1, 64) }
+func zapChain(name string) zap.Field { return zap.String("chain", name) }
+func zapErr(err error) zap.Field     { return zap.Error(err) }
+func formatRate(r float64) string    { return strconv.FormatFloat(r, 'f', 1, 64) }

@@ -4,8 +4,6 @@ import (
 	"errors"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // Metrics are the followers' Prometheus metrics, labelled by chain. They are
@@ -52,8 +50,8 @@ type chainMetrics struct {
 	batchSeconds                                 prometheus.Observer
 }
 
-func (m *Metrics) forChain(chain netinfo.Chain) chainMetrics {
-	l := prometheus.Labels{"indexed_chain": chain.String()}
+func (m *Metrics) forChain(name string) chainMetrics {
+	l := prometheus.Labels{"indexed_chain": name}
 	return chainMetrics{
 		indexedHeight: m.indexedHeight.With(l),
 		nodeHeight:    m.nodeHeight.With(l),

@@ -6,8 +6,6 @@ import (
 
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"go.uber.org/zap"
-
-	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 const rateWindow = 30 * time.Second
@@ -62,11 +60,11 @@ func (r *rateMeter) perSecond(now time.Time) float64 {
 // progressInterval.
 type progressLog struct {
 	log    logging.Logger
-	chain  netinfo.Chain
+	chain  string
 	lastAt time.Time
 }
 
-func newProgressLog(log logging.Logger, chain netinfo.Chain) *progressLog {
+func newProgressLog(log logging.Logger, chain string) *progressLog {
 	return &progressLog{log: log, chain: chain, lastAt: time.Now()}
 }
 

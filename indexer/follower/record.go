@@ -2,32 +2,30 @@ package follower
 
 import (
 	"time"
-
-	"github.com/avadata/avadata/indexer/store"
 )
 
 // The record* methods keep Status and the metrics in step with the loop.
 
-func (f *Follower) setRunning(running bool) {
+func (f *Follower[B]) setRunning(running bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.Running = running
 }
 
-func (f *Follower) fail(err error) error {
+func (f *Follower[B]) fail(err error) error {
 	f.recordError(err)
 	return err
 }
 
-func (f *Follower) recordError(err error) {
+func (f *Follower[B]) recordError(err error) {
 	f.metrics.errors.Inc()
-	f.log.Warn("follower error", zapChain(f.src.Chain()), zapErr(err))
+	f.log.Warn("follower error", zapChain(f.id.Name), zapErr(err))
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.LastError = err.Error()
 }
 
-func (f *Follower) recordIndexed(height uint64, lastApplied time.Time) {
+func (f *Follower[B]) recordIndexed(height uint64, lastApplied time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.IndexedHeight = height
@@ -38,7 +36,7 @@ func (f *Follower) recordIndexed(height uint64, lastApplied time.Time) {
 	f.metrics.indexedHeight.Set(float64(height))
 }
 
-func (f *Follower) recordHead(head uint64) {
+func (f *Follower[B]) recordHead(head uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.NodeHeight = head
@@ -50,7 +48,7 @@ func (f *Follower) recordHead(head uint64) {
 	f.metrics.lag.Set(float64(f.status.Lag))
 }
 
-func (f *Follower) recordCaughtUp() {
+func (f *Follower[B]) recordCaughtUp() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.CaughtUp = true
@@ -58,12 +56,12 @@ func (f *Follower) recordCaughtUp() {
 	f.status.LastError = ""
 }
 
-func (f *Follower) recordBatch(blocks []store.BlockSummary, now time.Time, took time.Duration) {
+func (f *Follower[B]) recordBatch(blocks []B, now time.Time, took time.Duration) {
 	var txs uint64
 	for _, b := range blocks {
-		txs += uint64(b.TxCount)
+		txs += uint64(b.TxCount())
 	}
-	last := blocks[len(blocks)-1].Height
+	last := blocks[len(blocks)-1].Height()
 	f.rate.add(now, len(blocks))
 	f.metrics.blocks.Add(float64(len(blocks)))
 	f.metrics.txs.Add(float64(txs))

@@ -11,10 +11,14 @@ import (
 type Status struct {
 	Chain           netinfo.Chain `json:"-"`
 	ChainName       string        `json:"chain"`
+	BlockchainID    string        `json:"blockchainId,omitempty"`
 	IndexedHeight   uint64        `json:"indexedHeight"`
 	NodeHeight      uint64        `json:"nodeHeight"`
 	Lag             uint64        `json:"lag"`
 	BlocksPerSecond float64       `json:"blocksPerSecond"`
+	// ETASeconds estimates the time to catch up at the current rate (0 when
+	// caught up or unknown).
+	ETASeconds int64 `json:"etaSeconds,omitempty"`
 	// LastApplied is the wall-clock time of the follower's last write to the
 	// store (zero before the first one).
 	LastApplied time.Time `json:"lastApplied"`

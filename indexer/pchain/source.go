@@ -8,8 +8,8 @@ import (
 	"github.com/ava-labs/avalanchego/vms/platformvm/block"
 
 	"github.com/avadata/avadata/indexer/blockindex"
+	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
-	"github.com/avadata/avadata/indexer/store"
 )
 
 // NewSource returns the P-chain block source. lastBlockTs is the timestamp
@@ -22,17 +22,17 @@ func NewSource(client *indexer.Client, lastBlockTs int64) *blockindex.Source {
 
 type parser struct{ lastTs int64 }
 
-func (p *parser) parse(c blockindex.Container) (store.BlockSummary, error) {
+func (p *parser) parse(c blockindex.Container) (*chaindata.Summary, error) {
 	blk, err := block.Parse(block.GenesisCodec, c.Inner)
 	if err != nil {
-		return store.BlockSummary{}, fmt.Errorf("parsing platformvm block: %w", err)
+		return nil, fmt.Errorf("parsing platformvm block: %w", err)
 	}
 	p.lastTs = blockTime(blk, c, p.lastTs)
-	return store.BlockSummary{
-		Height:    blk.Height(),
+	return &chaindata.Summary{
+		Number:    blk.Height(),
 		ID:        c.ID,
 		Timestamp: p.lastTs,
-		TxCount:   uint32(len(blk.Txs())),
+		Txs:       len(blk.Txs()),
 	}, nil
 }
 

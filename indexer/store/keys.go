@@ -2,54 +2,124 @@ package store
 
 import (
 	"encoding/binary"
+	"math/big"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // The key layout of avadata's Badger index. Every key starts with a one-byte
-// keyspace tag; integers are fixed-width big-endian so that byte order is
-// numeric order and range scans work. This file lists every keyspace: a new
-// capability adds its tags here, and bumps SchemaVersion when it changes the
-// meaning of existing keys.
+// keyspace tag, then (for chain data) the chain's registry number; integers
+// are fixed-width big-endian so that byte order is numeric order and range
+// scans work. This file lists every keyspace: a new capability adds its tags
+// here, and bumps SchemaVersion when it changes the meaning of existing keys.
 //
-//	tag   key                                  value
-//	0x00  meta | name                          meta record (schema version, page-token key)
-//	0x01  cursor | chain(1)                    cursor record: next height, last-applied time, last block time
-//	0x40  block | chain(1) | height(8)         BlockSummary (JSON)
-//	0x89  tps | chain(1) | dayStart(8)         TPSBucket (4 x uint64)
+//	tag   key                                                value
+//	0x00  meta | name                                        meta record (schema version, page-token key)
+//	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time
+//	0x02  chainreg | blockchainID(32)                        chain number (1 byte), see registry.go
+//	0x40  block | chain | height(8)                          P/X block summary: id(32) ts(8) txs(4)
+//	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
+//	0x81  eblk | chain | height(8)                           EVM block header summary
+//	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr (any role)
+//	0x83  etok | chain | token(20) | height(8) | log(4) | batch(2)   "" : a transfer of token
+//	0x84  etxh | chain | txHash(32)                          height(8) | index(4)
+//	0x85  etr | chain | height(8) | log(4) | batch(2)        token transfer record (with its tx index)
+//	0x86  eitx | chain | height(8) | index(4) | frame(4)     internal tx record
+//	0x87  edeploy | chain | contract(20)                     deployment record
+//	0x88  econ | chain | contract(20)                        contract record (kind, name, symbol, decimals)
+//	0x89  tps | chain | dayStart(8)                          TPSBucket (4 x uint64)
+//	0x8A  enftown | chain | contract(20) | tokenID(32)       ERC-721 owner(20)
+//	0x8B  enftby | chain | owner(20) | contract(20) | tokenID(32)   kind(1) | balance (ERC-1155)
+//	0x8C  eholder | chain | contract(20) | holder(20)        tokens held (uint64)
+//	0x8D  ecoll | chain | contract(20)                       holders(8) | tokens(8)
+//	0x8E  e1155 | chain | contract(20) | tokenID(32)         ERC-1155 supply of the id (big-endian bytes)
+//	0x8F  emetaq | chain | contract(20)                      "" : contract whose on-chain metadata is to be read
+//	0x90  enftmeta | chain | contract(20) | tokenID(32)      NFT token URI and metadata (rowcodec)
+//	0x91  enftq | chain | contract(20) | tokenID(32)         kind(1) : token whose URI and metadata are to be read
 //
 // Reserved for the capabilities that come next (see
 // shared/reference/indexing.md §6.2): 0x10-0x12 primary-network txs and
 // address rows, 0x20-0x23 UTXOs and atomic memory, 0x30-0x35 stakers and
-// rewards, 0x41-0x43 blocks by proposer and vertices, 0x80-0x88 EVM data,
-// 0xA0-0xAF signature aggregation.
+// rewards, 0x41-0x43 blocks by proposer and vertices, 0xA0-0xAF signature
+// aggregation.
 const (
-	tagMeta   byte = 0x00
-	tagCursor byte = 0x01
-	tagBlock  byte = 0x40
-	tagTPS    byte = 0x89
+	tagMeta     byte = 0x00
+	tagCursor   byte = 0x01
+	tagChainReg byte = 0x02
+	tagBlock    byte = 0x40
+	tagEVMTx    byte = 0x80
+	tagEVMBlock byte = 0x81
+	tagEVMAddr  byte = 0x82
+	tagEVMToken byte = 0x83
+	tagEVMHash  byte = 0x84
+	tagEVMXfer  byte = 0x85
+	tagEVMITx   byte = 0x86
+	tagDeploy   byte = 0x87
+	tagContract byte = 0x88
+	tagTPS      byte = 0x89
+	tagNFTOwner byte = 0x8A
+	tagNFTBy    byte = 0x8B
+	tagHolder   byte = 0x8C
+	tagColl     byte = 0x8D
+	tag1155     byte = 0x8E
+	tagMetaQ    byte = 0x8F
+	tagNFTMeta  byte = 0x90
+	tagNFTQ     byte = 0x91
 )
 
 // SchemaVersion is the layout version written into a new store. Opening a
 // store written with another version fails with a message that says how to
 // rebuild it.
-const SchemaVersion uint32 = 1
+const SchemaVersion uint32 = 2
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
 	metaTokenKeyKey = []byte{tagMeta, 't', 'o', 'k', 'e', 'n', 'k', 'e', 'y'}
 )
 
-func cursorKey(chain netinfo.Chain) []byte { return []byte{tagCursor, byte(chain)} }
+// Stream names one of a chain's cursors: the block follower, and later
+// back-fills that run behind it.
+type Stream uint8
 
-func blockKey(chain netinfo.Chain, height uint64) []byte {
-	return binary.BigEndian.AppendUint64([]byte{tagBlock, byte(chain)}, height)
+const (
+	StreamBlocks Stream = iota
+)
+
+// key builds a key from a tag, a chain and fixed-width parts.
+type key []byte
+
+func newKey(tag byte, chain netinfo.Chain) key { return key{tag, byte(chain)} }
+
+func (k key) u64(v uint64) key                   { return binary.BigEndian.AppendUint64(k, v) }
+func (k key) u32(v uint32) key                   { return binary.BigEndian.AppendUint32(k, v) }
+func (k key) u16(v uint16) key                   { return binary.BigEndian.AppendUint16(k, v) }
+func (k key) addr(a common.Address) key          { return append(k, a[:]...) }
+func (k key) hash(h common.Hash) key             { return append(k, h[:]...) }
+func (k key) tokenID(id *big.Int) key            { return append(k, tokenIDBytes(id)...) }
+func (k key) bytes(b []byte) key                 { return append(k, b...) }
+func (k key) id(id ids.ID) key                   { return append(k, id[:]...) }
+func cursorKey(c netinfo.Chain, s Stream) []byte { return append(newKey(tagCursor, c), byte(s)) }
+
+// tokenIDBytes is a token id as 32 big-endian bytes (ids above 2^256 cannot
+// come out of a log; they are cut to the low 32 bytes).
+func tokenIDBytes(id *big.Int) []byte {
+	var b [32]byte
+	if id != nil {
+		raw := id.Bytes()
+		copy(b[32-min(len(raw), 32):], raw[max(len(raw)-32, 0):])
+	}
+	return b[:]
 }
 
-func tpsPrefix(chain netinfo.Chain) []byte { return []byte{tagTPS, byte(chain)} }
+func blockKey(chain netinfo.Chain, height uint64) []byte { return newKey(tagBlock, chain).u64(height) }
+
+func tpsPrefix(chain netinfo.Chain) []byte { return newKey(tagTPS, chain) }
 
 func tpsKey(chain netinfo.Chain, dayStart int64) []byte {
-	return binary.BigEndian.AppendUint64(tpsPrefix(chain), uint64(dayStart))
+	return newKey(tagTPS, chain).u64(uint64(dayStart))
 }
 
 func beUint64(b []byte) uint64 { return binary.BigEndian.Uint64(b) }

@@ -65,14 +65,14 @@ func bucketStart(ts int64) int64 {
 	return ts - ts%BucketSeconds
 }
 
-// add counts block b into the bucket.
-func (t *TPSBucket) add(b BlockSummary) {
-	if t.BlockCount == 0 || b.Timestamp < t.FirstBlockTs {
-		t.FirstBlockTs = b.Timestamp
+// add counts a block of time ts holding txs transactions into the bucket.
+func (t *TPSBucket) add(ts int64, txs int) {
+	if t.BlockCount == 0 || ts < t.FirstBlockTs {
+		t.FirstBlockTs = ts
 	}
-	if b.Timestamp > t.LastBlockTs {
-		t.LastBlockTs = b.Timestamp
+	if ts > t.LastBlockTs {
+		t.LastBlockTs = ts
 	}
-	t.TxCount += uint64(b.TxCount)
+	t.TxCount += uint64(txs)
 	t.BlockCount++
 }

@@ -32,7 +32,14 @@ func Open(dir string, log logging.Logger) (*Store, error) {
 		WithCompression(options.ZSTD).
 		WithValueThreshold(1 << 10).
 		WithCompactL0OnClose(false).
-		WithMetricsEnabled(false)
+		WithMetricsEnabled(false).
+		// Sized for a plugin sharing the machine with its node: at most
+		// three 64 MB memtables, and bounded caches so that table indexes
+		// of a billion-key index do not all sit in RAM.
+		WithMemTableSize(64 << 20).
+		WithNumMemtables(3).
+		WithBlockCacheSize(64 << 20).
+		WithIndexCacheSize(32 << 20)
 	db, err := badger.Open(opts)
 	if err != nil {
 		return nil, fmt.Errorf("opening badger store in %s: %w", dir, err)

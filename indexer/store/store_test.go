@@ -1,13 +1,16 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -18,12 +21,21 @@ func openTest(t *testing.T, dir string) *Store {
 	return s
 }
 
-func blocks(from uint64, n int, ts int64, step int64, txs uint32) []BlockSummary {
-	out := make([]BlockSummary, n)
+func blocks(from uint64, n int, ts int64, step int64, txs int) []*chaindata.Summary {
+	out := make([]*chaindata.Summary, n)
 	for i := range out {
-		out[i] = BlockSummary{Height: from + uint64(i), ID: "b", Timestamp: ts + int64(i)*step, TxCount: txs}
+		out[i] = &chaindata.Summary{Number: from + uint64(i), ID: ids.ID{1}, Timestamp: ts + int64(i)*step, Txs: txs}
 	}
 	return out
+}
+
+// apply writes blocks through chain's summary writer.
+func apply(s *Store, chain netinfo.Chain, b []*chaindata.Summary, now time.Time) error {
+	return s.SummaryWriter(chain).Apply(context.Background(), b, now)
+}
+
+func cursorOf(s *Store, chain netinfo.Chain) (Cursor, error) {
+	return s.Cursor(context.Background(), chain, StreamBlocks)
 }
 
 func TestApplyBlocksAdvancesCursorAndBuckets(t *testing.T) {
@@ -31,43 +43,43 @@ func TestApplyBlocksAdvancesCursorAndBuckets(t *testing.T) {
 	s := openTest(t, t.TempDir())
 	defer s.Close()
 
-	c, err := s.Cursor(netinfo.C)
+	c, err := cursorOf(s, netinfo.C)
 	require.NoError(err)
 	require.Equal(uint64(1), c.NextHeight)
 
 	day := int64(20000 * BucketSeconds)
 	now := time.Unix(1_700_000_000, 0)
 	// Three blocks late on one day, two early on the next.
-	require.NoError(s.ApplyBlocks(netinfo.C, blocks(1, 3, day-30, 10, 2), now))
-	require.NoError(s.ApplyBlocks(netinfo.C, blocks(4, 2, day+5, 1, 7), now))
+	require.NoError(apply(s, netinfo.C, blocks(1, 3, day-30, 10, 2), now))
+	require.NoError(apply(s, netinfo.C, blocks(4, 2, day+5, 1, 7), now))
 
-	c, err = s.Cursor(netinfo.C)
+	c, err = cursorOf(s, netinfo.C)
 	require.NoError(err)
 	require.Equal(uint64(6), c.NextHeight)
 	require.Equal(day+6, c.LastBlockTs)
 	require.Equal(now.UnixNano(), c.LastApplied.UnixNano())
 
-	got, err := s.TPSBuckets(netinfo.C, 0, 10)
+	got, err := s.TPSBuckets(context.Background(), netinfo.C, 0, 10)
 	require.NoError(err)
 	require.Equal([]TPSBucket{
 		{Start: day, TxCount: 14, BlockCount: 2, FirstBlockTs: day + 5, LastBlockTs: day + 6},
 		{Start: day - BucketSeconds, TxCount: 6, BlockCount: 3, FirstBlockTs: day - 30, LastBlockTs: day - 10},
 	}, got)
 
-	older, err := s.TPSBuckets(netinfo.C, day, 10)
+	older, err := s.TPSBuckets(context.Background(), netinfo.C, day, 10)
 	require.NoError(err)
 	require.Len(older, 1)
 	require.Equal(day-BucketSeconds, older[0].Start)
 
 	// Other chains are untouched.
-	none, err := s.TPSBuckets(netinfo.P, 0, 10)
+	none, err := s.TPSBuckets(context.Background(), netinfo.P, 0, 10)
 	require.NoError(err)
 	require.Empty(none)
 
-	b, ok, err := s.Block(netinfo.C, 4)
+	b, ok, err := s.Summary(context.Background(), netinfo.C, 4)
 	require.NoError(err)
 	require.True(ok)
-	require.Equal(uint32(7), b.TxCount)
+	require.Equal(7, b.Txs)
 }
 
 func TestApplyBlocksRejectsGapsAndReplays(t *testing.T) {
@@ -75,21 +87,21 @@ func TestApplyBlocksRejectsGapsAndReplays(t *testing.T) {
 	s := openTest(t, t.TempDir())
 	defer s.Close()
 	now := time.Now()
-	require.NoError(s.ApplyBlocks(netinfo.P, blocks(1, 2, 100, 1, 1), now))
+	require.NoError(apply(s, netinfo.P, blocks(1, 2, 100, 1, 1), now))
 
-	err := s.ApplyBlocks(netinfo.P, blocks(1, 2, 100, 1, 1), now) // replay
+	err := apply(s, netinfo.P, blocks(1, 2, 100, 1, 1), now) // replay
 	require.True(errors.Is(err, ErrNotContiguous))
-	err = s.ApplyBlocks(netinfo.P, blocks(5, 1, 100, 1, 1), now) // gap
+	err = apply(s, netinfo.P, blocks(5, 1, 100, 1, 1), now) // gap
 	require.True(errors.Is(err, ErrNotContiguous))
 	bad := blocks(3, 2, 100, 1, 1)
-	bad[1].Height = 9
-	require.True(errors.Is(s.ApplyBlocks(netinfo.P, bad, now), ErrNotContiguous))
+	bad[1].Number = 9
+	require.True(errors.Is(apply(s, netinfo.P, bad, now), ErrNotContiguous))
 
 	// A rejected batch wrote nothing: the bucket still counts two blocks.
-	got, err := s.TPSBuckets(netinfo.P, 0, 1)
+	got, err := s.TPSBuckets(context.Background(), netinfo.P, 0, 1)
 	require.NoError(err)
 	require.Equal(uint64(2), got[0].BlockCount)
-	_, ok, err := s.Block(netinfo.P, 3)
+	_, ok, err := s.Summary(context.Background(), netinfo.P, 3)
 	require.NoError(err)
 	require.False(ok)
 }
@@ -101,7 +113,7 @@ func TestReopenKeepsDataAndTokenKey(t *testing.T) {
 	key, err := s.PageTokenKey()
 	require.NoError(err)
 	require.Len(key, 32)
-	require.NoError(s.ApplyBlocks(netinfo.X, blocks(1, 5, 1000, 1, 3), time.Now()))
+	require.NoError(apply(s, netinfo.X, blocks(1, 5, 1000, 1, 3), time.Now()))
 	require.NoError(s.Close())
 
 	s = openTest(t, dir)
@@ -109,7 +121,7 @@ func TestReopenKeepsDataAndTokenKey(t *testing.T) {
 	again, err := s.PageTokenKey()
 	require.NoError(err)
 	require.Equal(key, again)
-	c, err := s.Cursor(netinfo.X)
+	c, err := cursorOf(s, netinfo.X)
 	require.NoError(err)
 	require.Equal(uint64(6), c.NextHeight)
 }
@@ -136,7 +148,7 @@ func BenchmarkApplyBlocks(b *testing.B) {
 	next := uint64(1)
 	b.ResetTimer()
 	for range b.N {
-		if err := s.ApplyBlocks(netinfo.C, blocks(next, batch, int64(next), 2, 5), time.Now()); err != nil {
+		if err := apply(s, netinfo.C, blocks(next, batch, int64(next), 2, 5), time.Now()); err != nil {
 			b.Fatal(err)
 		}
 		next += batch

@@ -12,8 +12,8 @@ import (
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 
 	"github.com/avadata/avadata/indexer/blockindex"
+	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
-	"github.com/avadata/avadata/indexer/store"
 )
 
 // NewParser returns the X-chain block parser. The fx order fixes the fx
@@ -28,16 +28,16 @@ func NewSource(client *indexer.Client) (*blockindex.Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating X-chain parser: %w", err)
 	}
-	parse := func(c blockindex.Container) (store.BlockSummary, error) {
+	parse := func(c blockindex.Container) (*chaindata.Summary, error) {
 		blk, err := parser.ParseBlock(c.Inner)
 		if err != nil {
-			return store.BlockSummary{}, fmt.Errorf("parsing avm block: %w", err)
+			return nil, fmt.Errorf("parsing avm block: %w", err)
 		}
-		return store.BlockSummary{
-			Height:    blk.Height(),
+		return &chaindata.Summary{
+			Number:    blk.Height(),
 			ID:        c.ID,
 			Timestamp: blk.Timestamp().Unix(),
-			TxCount:   uint32(len(blk.Txs())),
+			Txs:       len(blk.Txs()),
 		}, nil
 	}
 	return blockindex.NewSource(netinfo.X, client, parse), nil

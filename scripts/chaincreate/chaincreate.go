@@ -35,6 +35,16 @@ func DefaultGenesis() []byte { return []byte(`{"name":"avadata"}`) }
 // in that subnet, through the node at uri, and returns their IDs. logf (may
 // be nil) receives one line per step.
 func Create(ctx context.Context, uri string, key *secp256k1.PrivateKey, genesisBytes []byte, logf func(string, ...any)) (subnetID, chainID ids.ID, err error) {
+	return CreateSubnetAndChain(ctx, uri, key, vm.ID, ChainName, genesisBytes, logf)
+}
+
+// CreateSubnetAndChain issues a CreateSubnetTx owned by key and a
+// CreateChainTx of VM vmID named chainName in that subnet, through the node
+// at uri, and returns their IDs. logf (may be nil) receives one line per
+// step. The local network also uses it for its subnet-evm chain.
+func CreateSubnetAndChain(ctx context.Context, uri string, key *secp256k1.PrivateKey, vmID ids.ID, chainName string,
+	genesisBytes []byte, logf func(string, ...any),
+) (subnetID, chainID ids.ID, err error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
@@ -60,11 +70,11 @@ func Create(ctx context.Context, uri string, key *secp256k1.PrivateKey, genesisB
 	// The wallet learnt the new subnet's owner when it issued the
 	// CreateSubnetTx, so it can sign the CreateChainTx without a refetch.
 	start = time.Now()
-	chainTx, err := wallet.IssueCreateChainTx(subnetID, genesisBytes, vm.ID, nil, ChainName, opts...)
+	chainTx, err := wallet.IssueCreateChainTx(subnetID, genesisBytes, vmID, nil, chainName, opts...)
 	if err != nil {
-		return ids.Empty, ids.Empty, fmt.Errorf("issuing CreateChainTx: %w", err)
+		return ids.Empty, ids.Empty, fmt.Errorf("issuing CreateChainTx of %s: %w", chainName, err)
 	}
 	chainID = chainTx.ID()
-	logf("avadata chain %s created in %s", chainID, time.Since(start).Round(time.Millisecond))
+	logf("%s chain %s created in %s", chainName, chainID, time.Since(start).Round(time.Millisecond))
 	return subnetID, chainID, nil
 }

@@ -3,9 +3,10 @@
 // for `make run` and the end-to-end tests.
 //
 // The first Start on an empty data dir creates a subnet and the avadata chain
-// with the pre-funded EWOQ key, writes the chain config and restarts the node
-// once (a node reads chain configs only when it starts). Later Starts on the
-// same data dir just start the node again.
+// with the pre-funded EWOQ key, then a second subnet with a subnet-evm chain
+// (EVM chain ID 99999; see EVMChains), writes the chain configs and restarts
+// the node once (a node reads chain configs only when it starts). Later
+// Starts on the same data dir just start the node again.
 package localnet
 
 import (
@@ -43,6 +44,11 @@ type Config struct {
 	// Genesis is the avadata chain's genesis; nil means a fixed default.
 	// It only matters on the first Start of a data dir.
 	Genesis []byte
+	// SkipSubnetEVM leaves out the subnet-evm chain (EVM chain ID 99999)
+	// that Start otherwise creates, in its own subnet, on a data dir that has
+	// none yet; it then needs no subnet-evm plugin in PluginDir. It cannot
+	// remove a chain the data dir already has.
+	SkipSubnetEVM bool
 	// Logf, when set, receives one line per bring-up step.
 	Logf func(format string, args ...any)
 }

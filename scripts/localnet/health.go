@@ -13,6 +13,7 @@ import (
 
 	"github.com/ava-labs/avalanchego/api/health"
 	"github.com/ava-labs/avalanchego/api/info"
+	"github.com/ava-labs/libevm/common/hexutil"
 )
 
 const (
@@ -90,9 +91,10 @@ func (n *Network) waitBootstrapped(ctx context.Context, proc *nodeProcess) error
 	})
 }
 
-// WaitHealthy waits (at most two minutes) until /ext/health answers 200 and
-// the avadata chain's routes answer: by chain ID and, unless aliasing is
-// off, by alias, which the plugin registers itself shortly after it starts.
+// WaitHealthy waits (at most two minutes) until /ext/health answers 200,
+// every EVM chain answers eth_chainId with its chain ID, and the avadata
+// chain's routes answer: by chain ID and, unless aliasing is off, by alias,
+// which the plugin registers itself shortly after it starts.
 func (n *Network) WaitHealthy(ctx context.Context) error {
 	if err := n.waitHealthy(ctx); err != nil {
 		return fmt.Errorf("localnet: %w", err)
@@ -126,6 +128,11 @@ func (n *Network) waitHealthy(ctx context.Context) error {
 		}
 		if p := routeProblem(ctx, n.ChainURL()+"/"); p != "" {
 			return p, false
+		}
+		for _, chain := range n.EVMChains() {
+			if p := evmChainProblem(ctx, chain); p != "" {
+				return p, false
+			}
 		}
 		if n.cfg.alias() != "" {
 			return routeProblem(ctx, n.BaseURL()+"/"), false
@@ -190,4 +197,55 @@ func get(ctx context.Context, url string) (int, []byte, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20)) // /ext/health runs to tens of KB
 	return resp.StatusCode, body, err
+}
+
+// evmChainProblem returns "" when the chain's RPC endpoint answers
+// eth_chainId with the chain's EVM chain ID.
+func evmChainProblem(ctx context.Context, chain EVMChain) string {
+	got, err := evmChainID(ctx, chain.RPCURL)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s eth_chainId: %v", chain.Name, err)
+	case got != chain.EVMChainID:
+		return fmt.Sprintf("%s eth_chainId: %d, want %d", chain.Name, got, chain.EVMChainID)
+	}
+	return ""
+}
+
+// evmChainID asks an eth JSON-RPC endpoint for its chain ID.
+func evmChainID(ctx context.Context, rpcURL string) (uint64, error) {
+	body := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}`)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rpcURL, body)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("%d %s", resp.StatusCode, strings.TrimSpace(string(b)))
+	}
+	var reply struct {
+		Result *hexutil.Uint64 `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(b, &reply); err != nil {
+		return 0, fmt.Errorf("decoding %q: %w", b, err)
+	}
+	if reply.Error != nil {
+		return 0, errors.New(reply.Error.Message)
+	}
+	if reply.Result == nil {
+		return 0, fmt.Errorf("no result in %q", b)
+	}
+	return uint64(*reply.Result), nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func binaries(t *testing.T) (avalanchego, pluginDir string) {
 	if pluginDir == "" {
 		pluginDir = filepath.Join("..", "..", "build", "plugins")
 	}
-	for _, p := range []string{avalanchego, filepath.Join(pluginDir, vm.ID.String())} {
+	for _, p := range []string{avalanchego, filepath.Join(pluginDir, vm.ID.String()), filepath.Join(pluginDir, SubnetEVMVMID.String())} {
 		if _, err := os.Stat(p); err != nil {
 			t.Skipf("needs %s (make build): %v", p, err)
 		}
@@ -53,7 +54,8 @@ func TestLifecycle(t *testing.T) {
 	t.Logf("first start: %s", time.Since(began))
 	checkUp(t, n)
 	checkChainConfig(t, n)
-	uri, chainID := n.URI(), n.ChainID()
+	checkSubnetEVM(t, ctx, n, true)
+	uri, chainID, evmChains := n.URI(), n.ChainID(), n.EVMChains()
 
 	pid := n.PID()
 	if err := n.Kill(); err != nil {
@@ -89,7 +91,11 @@ func TestLifecycle(t *testing.T) {
 	if again.URI() != uri || again.ChainID() != chainID {
 		t.Errorf("reused network: %s %s, want %s %s", again.URI(), again.ChainID(), uri, chainID)
 	}
+	if got := again.EVMChains(); !slices.Equal(got, evmChains) {
+		t.Errorf("reused network's EVM chains: %+v, want %+v", got, evmChains)
+	}
 	checkUp(t, again)
+	checkSubnetEVM(t, ctx, again, false)
 	pid = again.PID()
 	if err := again.Stop(ctx); err != nil {
 		t.Fatal(err)

@@ -87,24 +87,37 @@ func TestStateRoundTrip(t *testing.T) {
 	if err != nil || *got != *want {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
+	// A state without the subnet-evm chain does not mention it; one with it
+	// keeps it.
+	if b, _ := os.ReadFile(statePath(dir)); strings.Contains(string(b), "subnetEVM") {
+		t.Errorf("state without subnet-evm chain: %s", b)
+	}
+	want.SubnetEVM = subnetEVMState{SubnetID: ids.GenerateTestID(), ChainID: ids.GenerateTestID(), EVMChainID: SubnetEVMChainID}
+	if err := writeState(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = readState(dir); err != nil || *got != *want {
+		t.Fatalf("got %+v, %v; want %+v", got, err, want)
+	}
 }
 
 func TestChainConfigs(t *testing.T) {
 	dir := t.TempDir()
-	if err := writeCChainConfigIfMissing(dir); err != nil {
+	if err := writeEVMChainConfigIfMissing(dir, "C"); err != nil {
 		t.Fatal(err)
 	}
 	cPath := filepath.Join(dir, "C", "config.json")
 	var c map[string]any
 	readJSON(t, cPath, &c)
-	if c["state-sync-enabled"] != false || !slices.Contains(toStrings(c["eth-apis"]), "debug-tracer") {
+	if c["state-sync-enabled"] != false || !slices.Contains(toStrings(c["eth-apis"]), "debug-tracer") ||
+		c["min-delay-target"] != float64(1) {
 		t.Errorf("C config: %v", c)
 	}
 	// A developer's edit survives.
 	if err := os.WriteFile(cPath, []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeCChainConfigIfMissing(dir); err != nil {
+	if err := writeEVMChainConfigIfMissing(dir, "C"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(cPath); string(b) != "{}" {
@@ -144,7 +157,7 @@ func TestStartReportsNodeThatExits(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	n, err := Start(ctx, Config{AvalancheGoPath: fake, PluginDir: dir, DataDir: filepath.Join(dir, "data")})
+	n, err := Start(ctx, Config{AvalancheGoPath: fake, PluginDir: dir, DataDir: filepath.Join(dir, "data"), SkipSubnetEVM: true})
 	if err == nil {
 		t.Fatalf("Start succeeded: %v", n.URI())
 	}
@@ -167,7 +180,7 @@ func TestStartRefusesBusyPort(t *testing.T) {
 	defer l.Close()
 	dir := t.TempDir()
 	_, err = Start(context.Background(), Config{AvalancheGoPath: "/nonexistent", PluginDir: dir,
-		DataDir: dir, HTTPPort: l.Addr().(*net.TCPAddr).Port})
+		DataDir: dir, HTTPPort: l.Addr().(*net.TCPAddr).Port, SkipSubnetEVM: true})
 	if err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("Start on a busy port: %v", err)
 	}

@@ -32,6 +32,9 @@ func Start(ctx context.Context, cfg Config) (_ *Network, err error) {
 		return nil, fmt.Errorf("localnet: data dir %s holds a chain of VM %s, not %s; delete it to start over",
 			cfg.DataDir, saved.VMID, vm.ID)
 	}
+	if err := cfg.checkSubnetEVMPlugin(saved); err != nil {
+		return nil, fmt.Errorf("localnet: %w", err)
+	}
 	httpPort, stakingPort, err := resolvePorts(&cfg, saved)
 	if err != nil {
 		return nil, fmt.Errorf("localnet: choosing ports: %w", err)
@@ -62,11 +65,12 @@ func Start(ctx context.Context, cfg Config) (_ *Network, err error) {
 }
 
 // createNetwork is the first run on a data dir: start the node, create the
-// avadata chain, then restart the node so it reads the chain config (a node
-// reads chain configs only when it starts).
+// avadata chain and, unless skipped, the subnet-evm chain, then restart the
+// node so they read their configs (a node reads chain configs only when it
+// starts).
 func (n *Network) createNetwork(ctx context.Context) error {
 	n.cfg.logf("new network in %s", n.cfg.DataDir)
-	if err := writeCChainConfigIfMissing(n.cfg.chainConfigDir()); err != nil {
+	if err := writeEVMChainConfigIfMissing(n.cfg.chainConfigDir(), "C"); err != nil {
 		return err
 	}
 	if err := n.launch(); err != nil {
@@ -93,12 +97,18 @@ func (n *Network) createNetwork(ctx context.Context) error {
 	if err := writeState(n.cfg.DataDir, &n.state); err != nil {
 		return err
 	}
-	n.cfg.logf("restarting the node so the avadata chain reads its config")
+	if !n.cfg.SkipSubnetEVM {
+		if err := n.addSubnetEVM(ctx); err != nil {
+			return err
+		}
+	}
+	n.cfg.logf("restarting the node so the new chains read their configs")
 	return n.restart(ctx)
 }
 
 // resumeNetwork starts the node of an existing data dir, with the chain
-// config rewritten from this Config.
+// config rewritten from this Config. A data dir from before the subnet-evm
+// chain (or made with SkipSubnetEVM) gets it now, unless skipped again.
 func (n *Network) resumeNetwork(ctx context.Context, saved *state) error {
 	n.cfg.logf("reusing network in %s (avadata chain %s)", n.cfg.DataDir, saved.ChainID)
 	if err := writeAvadataChainConfig(n.cfg.chainConfigDir(), saved.ChainID, n.URI(), n.cfg.ChainConfig); err != nil {
@@ -109,5 +119,33 @@ func (n *Network) resumeNetwork(ctx context.Context, saved *state) error {
 			return err
 		}
 	}
-	return n.startAndWait(ctx)
+	if n.state.SubnetEVM.created() || n.cfg.SkipSubnetEVM {
+		return n.startAndWait(ctx)
+	}
+	if err := n.launch(); err != nil {
+		return err
+	}
+	if err := n.waitBootstrapped(ctx, n.process()); err != nil {
+		return err
+	}
+	if err := n.addSubnetEVM(ctx); err != nil {
+		return err
+	}
+	n.cfg.logf("restarting the node so the subnet-evm chain reads its config")
+	return n.restart(ctx)
+}
+
+// addSubnetEVM creates the subnet-evm chain on the running node, writes its
+// chain config and records it in the state file, in that order, like the
+// avadata chain.
+func (n *Network) addSubnetEVM(ctx context.Context) error {
+	s, err := createSubnetEVMChain(ctx, n.URI(), n.cfg.logf)
+	if err != nil {
+		return err
+	}
+	if err := writeEVMChainConfigIfMissing(n.cfg.chainConfigDir(), s.ChainID.String()); err != nil {
+		return err
+	}
+	n.state.SubnetEVM = s
+	return writeState(n.cfg.DataDir, &n.state)
 }

@@ -21,6 +21,9 @@ type state struct {
 	HTTPPort    int       `json:"httpPort"`
 	StakingPort int       `json:"stakingPort"`
 	CreatedAt   time.Time `json:"createdAt"`
+	// SubnetEVM is absent in data dirs made with SkipSubnetEVM or before the
+	// subnet-evm chain existed.
+	SubnetEVM subnetEVMState `json:"subnetEVM,omitzero"`
 }
 
 func statePath(dataDir string) string { return filepath.Join(dataDir, stateFileName) }

@@ -46,7 +46,7 @@ func binaries() (avalanchego, pluginDir string, err error) {
 // testChainConfig is the avadata chain config of the e2e nodes: the admin
 // JSON-RPC methods on (tests pause followers), fast polling.
 func testChainConfig() map[string]any {
-	return map[string]any{"adminApiEnabled": true, "pollInterval": "100ms", "stuckAfter": "30s"}
+	return map[string]any{"adminApiEnabled": true, "stuckAfter": "30s"}
 }
 
 // testNodeFlags make blocks come as soon as txs arrive.

@@ -42,6 +42,7 @@ func run() error {
 	flag.IntVar(&cfg.StakingPort, "staking-port", 9651, "node staking port")
 	flag.StringVar(&chainConfig, "chain-config", "", `extra avadata chain-config keys as a JSON object, e.g. '{"apiKeys":["k"]}'`)
 	flag.BoolVar(&showOutput, "show-node-output", false, "stream the node's output here instead of into a file in the data dir")
+	flag.BoolVar(&cfg.SkipSubnetEVM, "skip-subnet-evm", false, "do not create the subnet-evm chain (EVM chain ID 99999) on a data dir that has none")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", flag.Args())
@@ -100,6 +101,9 @@ func printSummary(w io.Writer, n *localnet.Network, took time.Duration) {
 	p("  metrics API       %s/metrics", base)
 	p("  JSON-RPC          %s/rpc", base)
 	p("  chain / subnet    %s / %s", n.ChainID(), n.SubnetID())
+	for _, c := range n.EVMChains() {
+		p("  %-17s %s (EVM chain ID %d)", c.Name+" RPC", c.RPCURL, c.EVMChainID)
+	}
 	p("  node logs         %s (main.log, %s.log)", n.LogDir(), n.ChainID())
 	if out := n.OutputPath(); out != "" {
 		p("  node output       %s", out)
@@ -111,6 +115,9 @@ func printSummary(w io.Writer, n *localnet.Network, took time.Duration) {
 	p("  curl -s %s/metrics/v1/avg_tps/43112", base)
 	p(`  curl -s -X POST -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"avadata.status","params":{}}' %s/rpc`, base)
 	p("  curl -s '%s/ext/health'", n.URI())
+	if chains := n.EVMChains(); len(chains) > 1 {
+		p(`  curl -s -X POST -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' %s`, chains[1].RPCURL)
+	}
 	p("")
 	p("Ctrl-C stops the node.")
 }

@@ -1,0 +1,108 @@
+package handlers
+
+import (
+	"math/big"
+	"net/http"
+	"testing"
+
+	"github.com/ava-labs/libevm/common"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+func erc721Path(owner common.Address) string {
+	return "/v1/chains/43112/addresses/" + owner.Hex() + "/balances:listErc721"
+}
+
+// nftIDs lists "symbol#id" of an ERC-721 balances page.
+func nftIDs(t *testing.T, body map[string]any) []string {
+	t.Helper()
+	var out []string
+	for _, item := range body["erc721TokenBalances"].([]any) {
+		m := item.(map[string]any)
+		out = append(out, m["symbol"].(string)+"#"+m["tokenId"].(string))
+	}
+	return out
+}
+
+func TestListErc721Balances(t *testing.T) {
+	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, api, erc721Path(alice))
+	require.Equal(t, []string{"KIT#7", "KIT#9", "KIT#20", "PNK#1"}, nftIDs(t, body), "by contract then token id; no ERC-1155")
+	require.NotContains(t, body, "nextPageToken")
+	require.Equal(t, map[string]any{
+		"name": "Avalanche", "symbol": "AVAX", "decimals": 18.0, "chainId": "43112", "balance": "12500000000000000000",
+	}, body["nativeTokenBalance"])
+	require.Equal(t, decodeJSON(t, expand(`{
+		"address": "{kitties}", "name": "Kitties", "symbol": "KIT", "ercType": "ERC-721", "tokenId": "9",
+		"tokenUri": "ipfs://kitties/9", "ownerAddress": "{alice}", "chainId": "43112",
+		"metadata": {"indexStatus": "indexed", "metadataLastUpdatedTimestamp": 1700000100, "name": "Kitty #9",
+			"imageUri": "ipfs://img/9", "attributes": "[{\"trait_type\":\"eyes\",\"value\":\"green\"}]"}
+	}`)), body["erc721TokenBalances"].([]any)[1])
+
+	require.Equal(t, []string{"PNK#1"}, nftIDs(t, getBody(t, api, erc721Path(alice)+"?contractAddress="+punks.Hex())))
+	require.Empty(t, nftIDs(t, getBody(t, api, erc721Path(alice)+"?contractAddress="+items.Hex())), "an ERC-1155 contract has no ERC-721 tokens")
+	require.Empty(t, nftIDs(t, getBody(t, api, erc721Path(carol))))
+	require.Equal(t, "0", getBody(t, api, erc721Path(carol))["nativeTokenBalance"].(map[string]any)["balance"])
+}
+
+func TestListErc721BalancesPaging(t *testing.T) {
+	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	path := erc721Path(alice) + "?pageSize=2"
+	first := getBody(t, api, path)
+	require.Equal(t, []string{"KIT#7", "KIT#9"}, nftIDs(t, first))
+	second := getBody(t, api, withToken(path, first))
+	require.Equal(t, []string{"KIT#20", "PNK#1"}, nftIDs(t, second), "the ERC-1155 holding in between is skipped")
+	require.NotContains(t, second, "nextPageToken")
+
+	requireDataError(t, api.get(t, withToken(erc721Path(alice)+"?contractAddress="+kitties.Hex(), first)),
+		http.StatusBadRequest, "other parameters")
+	requireDataError(t, api.get(t, withToken(erc721Path(bob), first)), http.StatusBadRequest, "other parameters")
+}
+
+func TestListErc721BalancesBoundsItsReads(t *testing.T) {
+	backend := withFixtures(t, newFakeBackend())
+	// carol holds many ERC-1155 ids of one contract, then one ERC-721 token
+	// of a contract that sorts after it.
+	many := common.HexToAddress("0x1000000000000000000000000000000000000000")
+	late := common.HexToAddress("0xf000000000000000000000000000000000000000")
+	for id := range int64(40) {
+		backend.evm.nfts[netinfo.C] = append(backend.evm.nfts[netinfo.C], evmdata.NFT{
+			Contract: many, Kind: evmdata.Erc1155, TokenID: big.NewInt(id), Owner: carol, Balance: big.NewInt(2),
+		})
+	}
+	backend.evm.nfts[netinfo.C] = append(backend.evm.nfts[netinfo.C], evmdata.NFT{
+		Contract: late, Kind: evmdata.Erc721, TokenID: big.NewInt(1), Owner: carol, Balance: big.NewInt(1),
+	})
+	backend.evm.addContract(netinfo.C, evmdata.Contract{Address: late, Kind: evmdata.Erc721, Name: "Late", Symbol: "LTE"})
+	api := newTestAPI(t, testConfig(), backend, nil)
+
+	path := erc721Path(carol) + "?pageSize=1"
+	body := getBody(t, api, path)
+	var found []string
+	for pages := 1; ; pages++ {
+		require.Less(t, pages, 10, "paging ends")
+		found = append(found, nftIDs(t, body)...)
+		if _, more := body["nextPageToken"]; !more {
+			break
+		}
+		before := backend.evm.nftCalls
+		body = getBody(t, api, withToken(path, body))
+		require.LessOrEqual(t, backend.evm.nftCalls-before, maxNFTBatches, "one page reads at most maxNFTBatches batches")
+	}
+	require.Equal(t, []string{"LTE#1"}, found)
+}
+
+func TestListErc721BalancesWithoutEVMState(t *testing.T) {
+	backend := withFixtures(t, newFakeBackend())
+	readers := backend.readers()
+	readers.EVMState = nil
+	h, err := newHandler(testConfig(), readers, nil, nil, nil, newFakeClock().Now)
+	require.NoError(t, err)
+	api := &testAPI{handler: h, backend: backend}
+	requireDataError(t, api.get(t, erc721Path(alice)), http.StatusServiceUnavailable, "native balances are not available")
+	requireDataError(t, api.get(t, "/v1/chains/43112/addresses/"+alice.Hex()+"/balances:getNative"),
+		http.StatusServiceUnavailable, "native balances are not available")
+}

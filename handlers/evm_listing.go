@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// The EVM listings bounded by blocks (an address's transactions, a token's
+// transfers) page alike: the first page reads the chain's indexed height
+// and pins it; the token carries the pinned height (PageToken.Position) and
+// the last item's position (PageToken.Extra), so later pages show no block
+// that arrived after the first page and never repeat or skip an item.
+
+// evmBlockListing is the validated input of a listing bounded by blocks.
+type evmBlockListing struct {
+	evmTarget
+	Blocks blockRange
+	Page   page
+}
+
+// parseEVMBlockListing reads {chainId}, {address}, startBlock/endBlock and
+// the paging parameters.
+func (s *server) parseEVMBlockListing(r *http.Request, paging listPaging) (evmBlockListing, error) {
+	var req evmBlockListing
+	var err error
+	if req.evmTarget, err = s.resolveEVMPath(r); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Blocks, err = parseBlockRange(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.parsePage(q, paging,
+		append(req.filterValues(), formatBound(req.Blocks.Start), formatBound(req.Blocks.End))...)
+	return req, err
+}
+
+// pinnedQuery is the part of a reader query that readPinnedPage fills: the
+// block range, the cursor, the pinned height and the limit.
+type pinnedQuery[P any] struct {
+	Blocks evmdata.BlockRange
+	After  *P
+	Pinned uint64
+	Limit  int
+}
+
+// pinnedCursor is how a listing's items are positioned: decode and encode
+// its cursor, and give an item's position.
+type pinnedCursor[T, P any] struct {
+	decode func([]byte) (P, bool)
+	encode func(P) []byte
+	posOf  func(T) P
+}
+
+// readPinnedPage reads one page of a listing: one item more than the page
+// size tells whether another page exists. It returns the page and the next
+// page's token ("" when none). A range that selects nothing (endBlock=0) is
+// not read at all.
+func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListing, cursor pinnedCursor[T, P],
+	read func(context.Context, pinnedQuery[P]) ([]T, error),
+) ([]T, string, error) {
+	after, err := resumeAfter(req.Page, cursor.decode)
+	if err != nil {
+		return nil, "", err
+	}
+	blocks, empty := evmBlocks(req.Blocks)
+	if empty {
+		return nil, "", nil
+	}
+	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.pinnedHeight(req.Page, req.Chain.Chain), Limit: req.Page.Size + 1}
+	items, err := read(ctx, query)
+	if err != nil {
+		return nil, "", err
+	}
+	items, hasMore := trimPage(items, req.Page.Size)
+	if !hasMore {
+		return items, "", nil
+	}
+	last := cursor.posOf(items[len(items)-1])
+	token, err := s.nextPageToken(req.Page, int64(query.Pinned), cursor.encode(last))
+	return items, token, err
+}
+
+// pinnedHeight is the height a listing may show: the chain's indexed height
+// on the first page, the height the first page pinned on later ones.
+func (s *server) pinnedHeight(pg page, chain netinfo.Chain) uint64 {
+	if pg.First {
+		return s.indexedHeight(chain)
+	}
+	return uint64(pg.Token.Position)
+}

@@ -1,0 +1,70 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// GET /v1/chains/{chainId}/transactions/{txHash} (referenced by the spec;
+// the OpenAPI's getTransaction): one transaction with all its token
+// transfers and internal transactions.
+
+// getTransactionRequest is the validated input of the endpoint.
+type getTransactionRequest struct {
+	Chain  netinfo.ChainInfo
+	TxHash common.Hash
+}
+
+func (s *server) parseGetTransactionRequest(r *http.Request) (getTransactionRequest, error) {
+	var req getTransactionRequest
+	var err error
+	if req.Chain, err = resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
+		return req, err
+	}
+	req.TxHash, err = parseTxHash(paramTxHash, pathVar(r, paramTxHash))
+	return req, err
+}
+
+// parseTxHash checks a 0x-prefixed 32-byte hex hash, any case.
+func parseTxHash(param, s string) (common.Hash, error) {
+	hexPart, ok := strings.CutPrefix(s, "0x")
+	if !ok {
+		hexPart, ok = strings.CutPrefix(s, "0X")
+	}
+	valid := ok && len(hexPart) == 2*common.HashLength
+	for _, r := range hexPart {
+		valid = valid && isHexDigit(r)
+	}
+	if !valid {
+		return common.Hash{}, badRequest("invalid %s '%s': want 0x followed by 64 hex digits", param, truncate(s))
+	}
+	return common.HexToHash(s), nil
+}
+
+func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.parseGetTransactionRequest(r)
+	if err != nil {
+		return err
+	}
+	chain := req.Chain
+	tx, found, err := s.backend.EVM.TxByHash(r.Context(), chain.Chain, req.TxHash)
+	if err != nil {
+		return fmt.Errorf("reading transaction %s: %w", req.TxHash, err)
+	}
+	if !found {
+		return notFound("transaction %s is not in the index of chain %d ('%s'): it does not exist there, "+
+			"or it is in a block avadata has not indexed yet", req.TxHash.Hex(), chain.EVMChainID, chainLabel(chain))
+	}
+	view := s.newEVMView(r.Context(), chain, defaultCurrency)
+	resp := view.transactionResponse(&tx)
+	if view.err != nil {
+		return view.err
+	}
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}

@@ -1,0 +1,34 @@
+package evmdata
+
+import (
+	"math/big"
+
+	"github.com/ava-labs/libevm/common"
+)
+
+// Block is one accepted block with everything avadata indexes of it.
+type Block struct {
+	Number     uint64
+	Hash       common.Hash
+	ParentHash common.Hash
+	Timestamp  uint64   // Unix seconds
+	BaseFee    *big.Int // nil before EIP-1559
+	GasUsed    uint64
+	GasLimit   uint64
+	Miner      common.Address
+	Size       uint64
+	Txs        []Tx
+	// Traced says whether internal transactions and contract creations by
+	// contracts were recorded from the node's callTracer. A node that cannot
+	// trace a block leaves it false rather than inventing an empty trace.
+	Traced bool
+}
+
+// Height and the other accessors let the follower handle any domain block.
+func (b *Block) Height() uint64 { return b.Number }
+
+// Time is the block timestamp in Unix seconds.
+func (b *Block) Time() int64 { return int64(b.Timestamp) }
+
+// TxCount is the number of transactions in the block.
+func (b *Block) TxCount() int { return len(b.Txs) }

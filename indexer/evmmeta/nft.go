@@ -1,0 +1,139 @@
+package evmmeta
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/nodeapi"
+)
+
+// maxMetadataBytes bounds a token's metadata document.
+const maxMetadataBytes = 256 << 10
+
+// describeTokensSome reads the URIs of a batch of queued NFTs and decodes
+// what can be decoded without leaving the machine: data: URIs. Documents
+// behind http(s) or ipfs URIs are marked unindexed (avadata fetches nothing
+// from the network).
+func (d *Describer) describeTokensSome(ctx context.Context) (int, error) {
+	pending, err := d.store.PendingTokens(ctx, d.chain, batchContracts)
+	if err != nil || len(pending) == 0 {
+		return 0, err
+	}
+	calls := make([]nodeapi.ContractCall, len(pending))
+	for i, t := range pending {
+		sel := selTokenURI
+		if t.Kind == evmdata.Erc1155 {
+			sel = selURI
+		}
+		calls[i] = nodeapi.ContractCall{To: t.Contract, Data: withUint(sel, t.TokenID)}
+	}
+	if err := d.node.CallContracts(ctx, calls); err != nil {
+		return 0, err
+	}
+	now := time.Now().Unix()
+	for i, t := range pending {
+		m := tokenMetadata(t, calls[i])
+		m.UpdatedAt = now
+		if err := d.store.SetNFTMetadata(ctx, d.chain, t.Contract, t.TokenID, m); err != nil {
+			return i, fmt.Errorf("storing metadata of %s #%s: %w", t.Contract, t.TokenID, err)
+		}
+	}
+	return len(pending), nil
+}
+
+// tokenMetadata turns the answer to tokenURI/uri into the token's metadata.
+func tokenMetadata(t evmdata.TokenRef, answer nodeapi.ContractCall) evmdata.NFTMetadata {
+	if answer.Err != nil {
+		return evmdata.NFTMetadata{Status: evmdata.IndexStatusMissingToken}
+	}
+	uri, ok := decodeString(answer.Result)
+	if !ok || strings.TrimSpace(uri) == "" {
+		return evmdata.NFTMetadata{Status: evmdata.IndexStatusInvalidTokenURI}
+	}
+	if t.Kind == evmdata.Erc1155 {
+		uri = expandIDTemplate(uri, t.TokenID)
+	}
+	m := evmdata.NFTMetadata{TokenURI: uri}
+	doc, isData, err := readDataURI(uri)
+	switch {
+	case !isData:
+		m.Status = evmdata.IndexStatusUnindexed
+	case err != nil:
+		m.Status = evmdata.IndexStatusInvalidTokenURI
+	default:
+		fillFromDocument(&m, doc, t.Kind)
+	}
+	return m
+}
+
+// expandIDTemplate substitutes ERC-1155's {id}: the id as 64 lower-case hex
+// digits.
+func expandIDTemplate(uri string, id *big.Int) string {
+	return strings.ReplaceAll(uri, "{id}", fmt.Sprintf("%064x", id))
+}
+
+// readDataURI decodes a data: URI ("data:[<type>][;base64],<data>"); isData
+// is false for any other scheme.
+func readDataURI(uri string) ([]byte, bool, error) {
+	rest, ok := strings.CutPrefix(uri, "data:")
+	if !ok {
+		return nil, false, nil
+	}
+	header, payload, ok := strings.Cut(rest, ",")
+	if !ok {
+		return nil, true, fmt.Errorf("data URI without a comma")
+	}
+	if len(payload) > 2*maxMetadataBytes {
+		return nil, true, fmt.Errorf("data URI of %d bytes", len(payload))
+	}
+	if strings.HasSuffix(header, ";base64") {
+		b, err := base64.StdEncoding.DecodeString(payload)
+		return b, true, err
+	}
+	s, err := url.PathUnescape(payload)
+	return []byte(s), true, err
+}
+
+// metadataDocument is the ERC-721 / ERC-1155 metadata JSON schema.
+type metadataDocument struct {
+	Name            string          `json:"name"`
+	Description     string          `json:"description"`
+	Image           string          `json:"image"`
+	ImageURL        string          `json:"image_url"`
+	AnimationURL    string          `json:"animation_url"`
+	ExternalURL     string          `json:"external_url"`
+	BackgroundColor string          `json:"background_color"`
+	Attributes      json.RawMessage `json:"attributes"`
+	Properties      json.RawMessage `json:"properties"`
+	Decimals        *uint8          `json:"decimals"`
+}
+
+func fillFromDocument(m *evmdata.NFTMetadata, doc []byte, kind evmdata.ErcType) {
+	var d metadataDocument
+	if len(doc) > maxMetadataBytes || json.Unmarshal(doc, &d) != nil {
+		m.Status = evmdata.IndexStatusInvalidMetadata
+		return
+	}
+	m.Status = evmdata.IndexStatusIndexed
+	m.Name, m.Description = d.Name, d.Description
+	m.ImageURI = d.Image
+	if m.ImageURI == "" {
+		m.ImageURI = d.ImageURL
+	}
+	m.AnimationURI, m.ExternalURL, m.Background = d.AnimationURL, d.ExternalURL, d.BackgroundColor
+	attrs := d.Attributes
+	if kind == evmdata.Erc1155 {
+		attrs = d.Properties
+		m.Decimals = d.Decimals
+	}
+	if len(attrs) > 0 && string(attrs) != "null" {
+		m.Attributes = string(attrs)
+	}
+}

@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/avadata/avadata/indexer/chaindata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// writeBlockFunc writes one block's rows through w.
+type writeBlockFunc[B chaindata.Block] func(w *blockTxn, b B) error
+
+// commitBlocks writes consecutive blocks of one chain stream, starting at its
+// cursor, in as few transactions as Badger's limits allow. Each transaction
+// holds whole blocks, their TPS counts and the advanced cursor, so every
+// commit is exactly-once and a crash resumes at a block edge. A batch too big
+// for one transaction is split instead of failing (Badger refuses a
+// transaction past MaxBatchSize / MaxBatchCount with ErrTxnTooBig).
+func commitBlocks[B chaindata.Block](ctx context.Context, s *Store, chain netinfo.Chain, stream Stream,
+	blocks []B, now time.Time, write writeBlockFunc[B],
+) error {
+	for len(blocks) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := commitSome(s, chain, stream, blocks, now, write)
+		if err != nil {
+			return err
+		}
+		blocks = blocks[n:]
+	}
+	return nil
+}
+
+// commitSome commits a non-empty prefix of blocks in one transaction and
+// returns its length. When a block overflows the transaction, the blocks
+// before it are committed alone (a retry with a shorter prefix); a block that
+// overflows a transaction on its own is an error that names it.
+func commitSome[B chaindata.Block](s *Store, chain netinfo.Chain, stream Stream, blocks []B, now time.Time,
+	write writeBlockFunc[B],
+) (int, error) {
+	limit := len(blocks)
+	for {
+		n, err := commitPrefix(s, chain, stream, blocks[:limit], now, write)
+		var overflow *errOverflow
+		if !errors.As(err, &overflow) {
+			return n, err
+		}
+		if overflow.index == 0 {
+			return 0, fmt.Errorf("%s block %d alone exceeds one Badger transaction (%d bytes / %d entries at most): %w",
+				chain, blocks[0].Height(), s.db.MaxBatchSize(), s.db.MaxBatchCount(), badger.ErrTxnTooBig)
+		}
+		limit = overflow.index
+	}
+}
+
+// errOverflow says which block of a prefix overflowed the transaction.
+type errOverflow struct{ index int }
+
+func (e *errOverflow) Error() string {
+	return fmt.Sprintf("block %d of the batch overflows the transaction", e.index)
+}
+
+// commitPrefix writes blocks into one transaction, stopping early once half
+// of Badger's budget is used, and commits them with the cursor.
+func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Stream, blocks []B, now time.Time,
+	write writeBlockFunc[B],
+) (int, error) {
+	w := s.newBlockTxn(chain)
+	defer w.txn.Discard()
+	cursor, err := readCursor(w.txn, chain, stream)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for i, b := range blocks {
+		if i > 0 && w.overHalf() {
+			break
+		}
+		if b.Height() != cursor.NextHeight+uint64(i) {
+			return 0, fmt.Errorf("%s: block %d where %d was due: %w", chain, b.Height(), cursor.NextHeight+uint64(i), ErrNotContiguous)
+		}
+		if err := write(w, b); err != nil {
+			if errors.Is(err, badger.ErrTxnTooBig) {
+				return 0, &errOverflow{index: i}
+			}
+			return 0, fmt.Errorf("writing %s block %d: %w", chain, b.Height(), err)
+		}
+		if err := w.countTPS(b); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	last := blocks[n-1]
+	next := Cursor{NextHeight: last.Height() + 1, LastApplied: now, LastBlockTs: last.Time()}
+	if err := w.flushTPS(); err != nil {
+		return 0, overflowOr(err, n-1)
+	}
+	if err := w.set(cursorKey(chain, stream), next.encode()); err != nil {
+		return 0, overflowOr(err, n-1)
+	}
+	if err := w.txn.Commit(); err != nil {
+		return 0, fmt.Errorf("committing %s blocks %d..%d: %w", chain, blocks[0].Height(), last.Height(), err)
+	}
+	return n, nil
+}
+
+func overflowOr(err error, index int) error {
+	if errors.Is(err, badger.ErrTxnTooBig) {
+		return &errOverflow{index: index}
+	}
+	return err
+}
+
+// entryOverhead is what Badger adds to an entry beyond its key and value;
+// over-estimating keeps the soft budget clear of its hard limits.
+const entryOverhead = 24
+
+// blockTxn is one write transaction of a chain's blocks: it counts what it
+// holds against Badger's limits and accumulates the TPS buckets it touches.
+type blockTxn struct {
+	s       *Store
+	chain   netinfo.Chain
+	txn     *badger.Txn
+	size    int64
+	count   int64
+	buckets map[int64]*TPSBucket
+}
+
+func (s *Store) newBlockTxn(chain netinfo.Chain) *blockTxn {
+	return &blockTxn{s: s, chain: chain, txn: s.db.NewTransaction(true), buckets: map[int64]*TPSBucket{}}
+}
+
+func (w *blockTxn) overHalf() bool {
+	return w.size > w.s.db.MaxBatchSize()/2 || w.count > w.s.db.MaxBatchCount()/2
+}
+
+func (w *blockTxn) set(k, v []byte) error {
+	w.size += int64(len(k) + len(v) + entryOverhead)
+	w.count++
+	return w.txn.Set(k, v)
+}
+
+func (w *blockTxn) delete(k []byte) error {
+	w.size += int64(len(k) + entryOverhead)
+	w.count++
+	return w.txn.Delete(k)
+}
+
+// get returns a copy of k's value, or nil when k is absent (the transaction
+// sees its own pending writes).
+func (w *blockTxn) get(k []byte) ([]byte, error) {
+	item, err := w.txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return item.ValueCopy(nil)
+}
+
+// has reports whether k exists.
+func (w *blockTxn) has(k []byte) (bool, error) {
+	_, err := w.txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// countTPS counts b into its day's bucket, loading the stored bucket the
+// first time the transaction touches that day.
+func (w *blockTxn) countTPS(b chaindata.Block) error {
+	start := bucketStart(b.Time())
+	bucket, ok := w.buckets[start]
+	if !ok {
+		loaded, err := readTPSBucket(w.txn, w.chain, start)
+		if err != nil {
+			return err
+		}
+		bucket = &loaded
+		w.buckets[start] = bucket
+	}
+	bucket.add(b.Time(), b.TxCount())
+	return nil
+}
+
+func (w *blockTxn) flushTPS() error {
+	for _, bucket := range w.buckets {
+		if err := w.set(tpsKey(w.chain, bucket.Start), bucket.encode()); err != nil {
+			return fmt.Errorf("writing %s tps bucket: %w", w.chain, err)
+		}
+	}
+	return nil
+}

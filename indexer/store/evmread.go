@@ -1,0 +1,187 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ava-labs/libevm/common"
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// The EVM read side. Every list is bounded by its query's limit and by key
+// ranges: no query scans more than the rows it returns (plus the ones a
+// block range skips by seeking).
+
+// AddressTxs lists the transactions that involve q.Address; each carries only
+// the transfers and internal transactions that involve it.
+func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error) {
+	var out []evmdata.IndexedTx
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		prefix := newKey(tagEVMAddr, chain).addr(q.Address)
+		lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
+		if q.After != nil {
+			at := prefix.u64(q.After.Block).u32(q.After.Index)
+			if q.Desc {
+				hi = minKey(hi, at)
+			} else {
+				lo = maxKey(lo, successor(at))
+			}
+		}
+		blocks := blockCache{}
+		return scanRange(ctx, txn, prefix, lo, hi, q.Desc, func(item *badger.Item) (bool, error) {
+			suffix := item.Key()[len(prefix):]
+			pos := evmdata.TxPos{Block: binary.BigEndian.Uint64(suffix), Index: binary.BigEndian.Uint32(suffix[8:])}
+			tx, err := loadTx(txn, chain, pos, &q.Address, blocks)
+			if err != nil {
+				return false, err
+			}
+			out = append(out, tx)
+			return len(out) < q.Limit, nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s transactions of %s: %w", chain, q.Address, err)
+	}
+	return out, nil
+}
+
+// TxByHash returns a transaction with all its transfers and internal txs.
+func (s *Store) TxByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.IndexedTx, bool, error) {
+	var tx evmdata.IndexedTx
+	found := false
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		v, err := getValue(txn, newKey(tagEVMHash, chain).hash(hash))
+		if err != nil || v == nil {
+			return err
+		}
+		if len(v) != 12 {
+			return fmt.Errorf("corrupt tx hash row of %s", hash)
+		}
+		found = true
+		pos := evmdata.TxPos{Block: binary.BigEndian.Uint64(v), Index: binary.BigEndian.Uint32(v[8:])}
+		tx, err = loadTx(txn, chain, pos, nil, blockCache{})
+		return err
+	})
+	if err != nil {
+		return evmdata.IndexedTx{}, false, fmt.Errorf("reading %s tx %s: %w", chain, hash, err)
+	}
+	return tx, found, nil
+}
+
+// TokenTransfers lists a token contract's transfers, newest first.
+func (s *Store) TokenTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.TransferQuery) ([]evmdata.IndexedTransfer, error) {
+	var out []evmdata.IndexedTransfer
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		prefix := newKey(tagEVMToken, chain).addr(q.Token)
+		lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
+		if q.After != nil {
+			hi = minKey(hi, prefix.u64(q.After.Block).u32(q.After.LogIndex).u16(q.After.BatchIndex))
+		}
+		blocks := blockCache{}
+		return scanRange(ctx, txn, prefix, lo, hi, true, func(item *badger.Item) (bool, error) {
+			at := item.Key()[len(prefix):]
+			t, err := loadTransfer(txn, chain, at)
+			if err != nil {
+				return false, err
+			}
+			if t.Block, err = blocks.get(txn, chain, t.Block.Number); err != nil {
+				return false, err
+			}
+			out = append(out, t)
+			return len(out) < q.Limit, nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s transfers of %s: %w", chain, q.Token, err)
+	}
+	return out, nil
+}
+
+func loadTransfer(txn *badger.Txn, chain netinfo.Chain, at []byte) (evmdata.IndexedTransfer, error) {
+	v, err := getValue(txn, newKey(tagEVMXfer, chain).bytes(at))
+	if err != nil {
+		return evmdata.IndexedTransfer{}, err
+	}
+	if v == nil {
+		return evmdata.IndexedTransfer{}, errors.New("token index points at a missing transfer")
+	}
+	t, err := decodeTransfer(binary.BigEndian.Uint32(at[8:]), binary.BigEndian.Uint16(at[12:]), v)
+	t.Block.Number = binary.BigEndian.Uint64(at)
+	return t, err
+}
+
+// blockBounds turns a block range and the pinned height into key bounds
+// below prefix (whose keys continue with height(8)).
+func blockBounds(prefix key, r evmdata.BlockRange, pinned uint64) ([]byte, []byte) {
+	lo := prefix.u64(r.From)
+	upper := uint64(math.MaxUint64)
+	if r.To != 0 {
+		upper = r.To
+	}
+	if pinned != 0 && pinned < upper {
+		upper = pinned + 1
+	}
+	if upper == math.MaxUint64 {
+		return lo, nil
+	}
+	return lo, prefix.u64(upper)
+}
+
+func minKey(a, b []byte) []byte {
+	if a == nil || string(b) < string(a) {
+		return b
+	}
+	return a
+}
+
+func maxKey(a, b []byte) []byte {
+	if string(b) > string(a) {
+		return b
+	}
+	return a
+}
+
+// getValue returns a copy of k's value, or nil when k is absent.
+func getValue(txn *badger.Txn, k []byte) ([]byte, error) {
+	item, err := txn.Get(k)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return item.ValueCopy(nil)
+}
+
+// blockCache keeps the block rows one request reads, since a page's items
+// often share blocks.
+type blockCache map[uint64]evmBlockRow
+
+func (c blockCache) get(txn *badger.Txn, chain netinfo.Chain, number uint64) (evmdata.BlockRef, error) {
+	row, err := c.row(txn, chain, number)
+	return row.BlockRef, err
+}
+
+func (c blockCache) row(txn *badger.Txn, chain netinfo.Chain, number uint64) (evmBlockRow, error) {
+	if row, ok := c[number]; ok {
+		return row, nil
+	}
+	v, err := getValue(txn, newKey(tagEVMBlock, chain).u64(number))
+	if err != nil {
+		return evmBlockRow{}, err
+	}
+	if v == nil {
+		return evmBlockRow{}, fmt.Errorf("block %d is not indexed", number)
+	}
+	row, err := decodeEVMBlock(number, v)
+	if err == nil {
+		c[number] = row
+	}
+	return row, err
+}

@@ -1,0 +1,94 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ava-labs/libevm/common"
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// loadTx reads the tx at pos with its block, transfers and internal txs;
+// with only set, the lists keep just the entries that involve *only.
+func loadTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, only *common.Address, blocks blockCache) (evmdata.IndexedTx, error) {
+	v, err := getValue(txn, newKey(tagEVMTx, chain).u64(pos.Block).u32(pos.Index))
+	if err != nil {
+		return evmdata.IndexedTx{}, err
+	}
+	if v == nil {
+		return evmdata.IndexedTx{}, fmt.Errorf("tx %d/%d is indexed but its row is missing", pos.Block, pos.Index)
+	}
+	row, err := decodeEVMTx(pos.Index, v)
+	if err != nil {
+		return evmdata.IndexedTx{}, fmt.Errorf("decoding tx %d/%d: %w", pos.Block, pos.Index, err)
+	}
+	block, err := blocks.row(txn, chain, pos.Block)
+	if err != nil {
+		return evmdata.IndexedTx{}, err
+	}
+	out := evmdata.IndexedTx{Block: block.BlockRef, Tx: row.Tx, Traced: block.Traced}
+	if out.Tx.Transfers, err = loadTxTransfers(txn, chain, pos, row.span, only); err != nil {
+		return evmdata.IndexedTx{}, err
+	}
+	if row.internal > 0 {
+		if out.Tx.Internal, err = loadInternal(txn, chain, pos, only); err != nil {
+			return evmdata.IndexedTx{}, err
+		}
+	}
+	return out, nil
+}
+
+func loadTxTransfers(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, span txTransferSpan,
+	only *common.Address,
+) ([]evmdata.TokenTransfer, error) {
+	if span.count == 0 {
+		return nil, nil
+	}
+	prefix := newKey(tagEVMXfer, chain).u64(pos.Block)
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	defer it.Close()
+	var out []evmdata.TokenTransfer
+	for it.Seek(prefix.u32(span.firstLog)); it.ValidForPrefix(prefix); it.Next() {
+		at := it.Item().Key()[len(prefix)-8:]
+		if binary.BigEndian.Uint32(at[8:]) > span.lastLog {
+			break
+		}
+		v, err := it.Item().ValueCopy(nil)
+		if err != nil {
+			return nil, err
+		}
+		t, err := decodeTransfer(binary.BigEndian.Uint32(at[8:]), binary.BigEndian.Uint16(at[12:]), v)
+		if err != nil {
+			return nil, fmt.Errorf("decoding transfer of tx %d/%d: %w", pos.Block, pos.Index, err)
+		}
+		if t.TxIndex == pos.Index && (only == nil || t.Involves(*only)) {
+			out = append(out, t.TokenTransfer)
+		}
+	}
+	return out, nil
+}
+
+func loadInternal(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, only *common.Address) ([]evmdata.InternalTx, error) {
+	prefix := newKey(tagEVMITx, chain).u64(pos.Block).u32(pos.Index)
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	defer it.Close()
+	var out []evmdata.InternalTx
+	for it.Rewind(); it.ValidForPrefix(prefix); it.Next() {
+		frame := binary.BigEndian.Uint32(it.Item().Key()[len(prefix):])
+		v, err := it.Item().ValueCopy(nil)
+		if err != nil {
+			return nil, err
+		}
+		t, err := decodeInternal(frame, v)
+		if err != nil {
+			return nil, fmt.Errorf("decoding internal tx of %d/%d: %w", pos.Block, pos.Index, err)
+		}
+		if only == nil || t.Involves(*only) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

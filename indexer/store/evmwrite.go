@@ -1,0 +1,176 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// EVMWriter writes one EVM chain's blocks: transactions with their receipts,
+// the address and token indexes, transfers, internal transactions,
+// deployments, contracts seen and NFT ownership.
+type EVMWriter struct {
+	s     *Store
+	chain netinfo.Chain
+}
+
+// EVMWriter returns chain's writer.
+func (s *Store) EVMWriter(chain netinfo.Chain) *EVMWriter { return &EVMWriter{s: s, chain: chain} }
+
+// Cursor is the block stream's cursor.
+func (w *EVMWriter) Cursor(ctx context.Context) (Cursor, error) {
+	return w.s.Cursor(ctx, w.chain, StreamBlocks)
+}
+
+// Apply writes blocks (consecutive heights from the cursor) with the advanced
+// cursor. NFT holdings are running state, correct because every transaction
+// commits whole blocks together with the cursor (never twice, never half).
+func (w *EVMWriter) Apply(ctx context.Context, blocks []*evmdata.Block, now time.Time) error {
+	return commitBlocks(ctx, w.s, w.chain, StreamBlocks, blocks, now, w.writeBlock)
+}
+
+func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
+	if err := txn.set(newKey(tagEVMBlock, w.chain).u64(b.Number), encodeEVMBlock(b)); err != nil {
+		return err
+	}
+	for i := range b.Txs {
+		if err := w.writeTx(txn, b.Number, &b.Txs[i]); err != nil {
+			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
+		}
+	}
+	return nil
+}
+
+func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error {
+	pos := newKey(tagEVMTx, w.chain).u64(height).u32(tx.Index)
+	if err := txn.set(pos, encodeEVMTx(tx)); err != nil {
+		return err
+	}
+	at := key{}.u64(height).u32(tx.Index)
+	if err := txn.set(newKey(tagEVMHash, w.chain).hash(tx.Hash), at); err != nil {
+		return err
+	}
+	for _, addr := range involvedAddresses(tx) {
+		if err := txn.set(newKey(tagEVMAddr, w.chain).addr(addr).bytes(at), nil); err != nil {
+			return err
+		}
+	}
+	for i := range tx.Transfers {
+		if err := w.writeTransfer(txn, height, tx, &tx.Transfers[i]); err != nil {
+			return err
+		}
+	}
+	for i := range tx.Internal {
+		k := newKey(tagEVMITx, w.chain).bytes(at).u32(tx.Internal[i].Index)
+		if err := txn.set(k, encodeInternal(&tx.Internal[i])); err != nil {
+			return err
+		}
+	}
+	if !tx.Succeeded() {
+		return nil // a reverted tx deployed nothing
+	}
+	return w.writeCreations(txn, height, tx)
+}
+
+func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, t *evmdata.TokenTransfer) error {
+	at := key{}.u64(height).u32(t.LogIndex).u16(t.BatchIndex)
+	if err := txn.set(newKey(tagEVMXfer, w.chain).bytes(at), encodeTransfer(tx.Index, tx.Hash, t)); err != nil {
+		return err
+	}
+	if err := txn.set(newKey(tagEVMToken, w.chain).addr(t.Token).bytes(at), nil); err != nil {
+		return err
+	}
+	if err := w.noteContract(txn, t.Token, t.Kind); err != nil {
+		return err
+	}
+	switch t.Kind {
+	case evmdata.Erc721:
+		return w.move721(txn, t)
+	case evmdata.Erc1155:
+		return w.move1155(txn, t)
+	default:
+		return nil
+	}
+}
+
+func (w *EVMWriter) writeCreations(txn *blockTxn, height uint64, tx *evmdata.Tx) error {
+	for _, c := range tx.Creations {
+		d := evmdata.Deployment{
+			ContractCreation: c,
+			TxHash:           tx.Hash,
+			TxPos:            evmdata.TxPos{Block: height, Index: tx.Index},
+			Factory:          c.DeployerContract != (common.Address{}),
+		}
+		if err := txn.set(newKey(tagDeploy, w.chain).addr(c.Address), encodeDeployment(&d)); err != nil {
+			return err
+		}
+		if err := w.noteContract(txn, c.Address, evmdata.ErcUnknown); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noteContract records a contract the first time it is seen (and its token
+// standard once a transfer reveals it) and queues it for the background task
+// that reads its name, symbol and decimals from the chain.
+func (w *EVMWriter) noteContract(txn *blockTxn, addr common.Address, kind evmdata.ErcType) error {
+	k := newKey(tagContract, w.chain).addr(addr)
+	v, err := txn.get(k)
+	if err != nil {
+		return err
+	}
+	c := evmdata.Contract{Address: addr}
+	if v != nil {
+		if c, err = decodeContract(addr, v); err != nil {
+			return err
+		}
+		if c.Kind != evmdata.ErcUnknown || kind == evmdata.ErcUnknown {
+			return nil
+		}
+	}
+	c.Kind = kind
+	if err := txn.set(k, encodeContract(&c)); err != nil {
+		return err
+	}
+	if c.MetadataRead {
+		return nil
+	}
+	return txn.set(newKey(tagMetaQ, w.chain).addr(addr), nil)
+}
+
+// involvedAddresses lists every address a tx involves, once each: sender,
+// recipient, deployed contract, token senders and receivers, internal
+// senders and receivers. The zero address (mints, burns) is left out: it
+// would index every mint of the chain.
+func involvedAddresses(tx *evmdata.Tx) []common.Address {
+	seen := map[common.Address]bool{}
+	var out []common.Address
+	add := func(a common.Address) {
+		if a != (common.Address{}) && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	add(tx.From)
+	if tx.To != nil {
+		add(*tx.To)
+	}
+	if tx.ContractAddress != nil {
+		add(*tx.ContractAddress)
+	}
+	for _, t := range tx.Transfers {
+		add(t.From)
+		add(t.To)
+	}
+	for _, t := range tx.Internal {
+		add(t.From)
+		add(t.To)
+	}
+	return out
+}

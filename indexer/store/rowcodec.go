@@ -1,0 +1,125 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/big"
+
+	"github.com/ava-labs/libevm/common"
+)
+
+// Rows are compact binary records: varints for integers, raw bytes for
+// addresses and hashes, length-prefixed big-endian bytes for big integers.
+// rowWriter appends fields; rowReader reads them back in the same order and
+// remembers the first failure, so decoders check once at the end.
+
+type rowWriter struct{ buf []byte }
+
+func (w *rowWriter) uint(v uint64)   { w.buf = binary.AppendUvarint(w.buf, v) }
+func (w *rowWriter) byte(v byte)     { w.buf = append(w.buf, v) }
+func (w *rowWriter) raw(b []byte)    { w.buf = append(w.buf, b...) }
+func (w *rowWriter) bytes(b []byte)  { w.uint(uint64(len(b))); w.raw(b) }
+func (w *rowWriter) string(s string) { w.bytes([]byte(s)) }
+
+func (w *rowWriter) bool(v bool) {
+	if v {
+		w.byte(1)
+	} else {
+		w.byte(0)
+	}
+}
+
+// big writes nil as a zero-length value that reads back as nil, so "absent"
+// (a pre-London base fee) and zero stay apart: zero is written as one 0x00.
+func (w *rowWriter) big(v *big.Int) {
+	switch {
+	case v == nil:
+		w.uint(0)
+	case v.Sign() == 0:
+		w.bytes([]byte{0})
+	default:
+		w.bytes(v.Bytes())
+	}
+}
+
+func (w *rowWriter) address(a common.Address) { w.raw(a[:]) }
+func (w *rowWriter) hash(h common.Hash)       { w.raw(h[:]) }
+
+func (w *rowWriter) optAddress(a *common.Address) {
+	w.bool(a != nil)
+	if a != nil {
+		w.address(*a)
+	}
+}
+
+var errShortRow = errors.New("row is truncated or malformed")
+
+type rowReader struct {
+	buf []byte
+	err error
+}
+
+func (r *rowReader) fail() { r.err, r.buf = errShortRow, nil }
+
+func (r *rowReader) uint() uint64 {
+	v, n := binary.Uvarint(r.buf)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.buf = r.buf[n:]
+	return v
+}
+
+func (r *rowReader) raw(n int) []byte {
+	if n > len(r.buf) || n < 0 {
+		r.fail()
+		return make([]byte, max(n, 0))
+	}
+	b := r.buf[:n:n]
+	r.buf = r.buf[n:]
+	return b
+}
+
+func (r *rowReader) byte() byte { return r.raw(1)[0] }
+func (r *rowReader) bool() bool { return r.byte() == 1 }
+
+func (r *rowReader) bytes() []byte {
+	n := r.uint()
+	if n > uint64(len(r.buf)) {
+		r.fail()
+		return nil
+	}
+	return append([]byte(nil), r.raw(int(n))...)
+}
+
+func (r *rowReader) string() string { return string(r.bytes()) }
+
+func (r *rowReader) big() *big.Int {
+	b := r.bytes()
+	if len(b) == 0 {
+		return nil
+	}
+	return new(big.Int).SetBytes(b)
+}
+
+func (r *rowReader) address() common.Address {
+	return common.BytesToAddress(r.raw(common.AddressLength))
+}
+func (r *rowReader) hash() common.Hash { return common.BytesToHash(r.raw(common.HashLength)) }
+
+func (r *rowReader) optAddress() *common.Address {
+	if !r.bool() {
+		return nil
+	}
+	a := r.address()
+	return &a
+}
+
+// done returns the first failure, or an error if bytes are left over.
+func (r *rowReader) done() error {
+	if r.err == nil && len(r.buf) != 0 {
+		return errShortRow
+	}
+	return r.err
+}
