@@ -44,12 +44,21 @@ type Config struct {
 }
 
 // Indexer owns the followers of the followed chains and the node clients
-// they read through.
+// they read through. Chains can be added while it runs (an EVM chain the
+// node starts later).
 type Indexer struct {
 	log     logging.Logger
+	client  *nodeapi.Client
+	store   *store.Store
+	cfg     Config
+	metrics *follower.Metrics
+
+	mu      sync.Mutex
 	runners []follower.Runner
 	tasks   []task
 	evm     map[netinfo.Chain]*nodeapi.EVMClient
+	running context.Context // set by Run: where added chains start
+	wg      sync.WaitGroup
 }
 
 // task is a background job beside the followers.
@@ -63,9 +72,9 @@ type task struct {
 func New(ctx context.Context, chains []netinfo.ChainInfo, client *nodeapi.Client, st *store.Store, cfg Config,
 	log logging.Logger, metrics *follower.Metrics,
 ) (*Indexer, error) {
-	ix := &Indexer{log: log, evm: map[netinfo.Chain]*nodeapi.EVMClient{}}
+	ix := &Indexer{log: log, client: client, store: st, cfg: cfg, metrics: metrics, evm: map[netinfo.Chain]*nodeapi.EVMClient{}}
 	for _, ci := range chains {
-		if err := ix.add(ctx, ci, client, st, cfg, metrics); err != nil {
+		if err := ix.AddChain(ctx, ci); err != nil {
 			ix.Close()
 			return nil, err
 		}
@@ -73,9 +82,30 @@ func New(ctx context.Context, chains []netinfo.ChainInfo, client *nodeapi.Client
 	return ix, nil
 }
 
-func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo, client *nodeapi.Client, st *store.Store, cfg Config,
-	metrics *follower.Metrics,
-) error {
+// AddChain starts following one more chain (at once if Run is running).
+func (ix *Indexer) AddChain(ctx context.Context, ci netinfo.ChainInfo) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if _, err := ix.runnerLocked(ci.Chain); err == nil {
+		return fmt.Errorf("chain %s is followed already", ci.Name)
+	}
+	firstRunner, firstTask := len(ix.runners), len(ix.tasks)
+	if err := ix.add(ctx, ci); err != nil {
+		return err
+	}
+	if ix.running != nil {
+		for _, r := range ix.runners[firstRunner:] {
+			ix.start("follower "+r.Name(), r.Run)
+		}
+		for _, t := range ix.tasks[firstTask:] {
+			ix.start(t.name, t.run)
+		}
+	}
+	return nil
+}
+
+func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
+	client, st, cfg, metrics := ix.client, ix.store, ix.cfg, ix.metrics
 	id := follower.Identity{Chain: ci.Chain, Name: ci.Name, BlockchainID: ci.BlockchainID.String()}
 	fcfg := cfg.Follower
 	switch ci.Kind {
@@ -97,7 +127,7 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo, client *nodeap
 		}
 		ix.addSummaryFollower(id, src, st, fcfg, metrics)
 	case netinfo.KindEVM:
-		return ix.addEVM(ctx, id, ci, client, st, cfg, metrics)
+		return ix.addEVM(ctx, id, ci)
 	default:
 		return fmt.Errorf("no follower for chain %s of kind %d", ci.Name, ci.Kind)
 	}
@@ -111,10 +141,9 @@ func (ix *Indexer) addSummaryFollower(id follower.Identity, src follower.Source[
 	ix.runners = append(ix.runners, follower.New(id, src, sink, cfg, ix.log, metrics))
 }
 
-func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.ChainInfo, client *nodeapi.Client,
-	st *store.Store, cfg Config, metrics *follower.Metrics,
-) error {
-	evm, err := nodeapi.DialEVM(ctx, client.URI(), ci.BlockchainID.String())
+func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.ChainInfo) error {
+	st, cfg, metrics := ix.store, ix.cfg, ix.metrics
+	evm, err := nodeapi.DialEVM(ctx, ix.client.URI(), ci.BlockchainID.String())
 	if err != nil {
 		return err
 	}
@@ -127,25 +156,30 @@ func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.
 	return nil
 }
 
-// Run runs every follower and task until ctx ends, restarting one that fails
-// or panics after restartDelay.
+// Run runs every follower and task, and those of chains added meanwhile,
+// until ctx ends, restarting one that fails or panics after restartDelay.
 func (ix *Indexer) Run(ctx context.Context) {
-	var wg sync.WaitGroup
+	ix.mu.Lock()
+	ix.running = ctx
 	for _, r := range ix.runners {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ix.keepRunning(ctx, "follower "+r.Name(), r.Run)
-		}()
+		ix.start("follower "+r.Name(), r.Run)
 	}
 	for _, t := range ix.tasks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ix.keepRunning(ctx, t.name, t.run)
-		}()
+		ix.start(t.name, t.run)
 	}
-	wg.Wait()
+	ix.mu.Unlock()
+	<-ctx.Done()
+	ix.wg.Wait()
+}
+
+// start runs one task under Run's context; ix.mu is held.
+func (ix *Indexer) start(name string, run func(context.Context) error) {
+	ctx := ix.running
+	ix.wg.Add(1)
+	go func() {
+		defer ix.wg.Done()
+		ix.keepRunning(ctx, name, run)
+	}()
 }
 
 func (ix *Indexer) keepRunning(ctx context.Context, name string, run func(context.Context) error) {
@@ -174,6 +208,8 @@ func runRecovered(ctx context.Context, name string, run func(context.Context) er
 
 // Close releases the EVM clients' connections. Call it after Run returned.
 func (ix *Indexer) Close() {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	for _, c := range ix.evm {
 		c.Close()
 	}
@@ -181,6 +217,8 @@ func (ix *Indexer) Close() {
 
 // Statuses reports every follower, in the order the chains were given.
 func (ix *Indexer) Statuses() []follower.Status {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	out := make([]follower.Status, 0, len(ix.runners))
 	for _, r := range ix.runners {
 		out = append(out, r.Status())
@@ -207,6 +245,12 @@ func (ix *Indexer) Resume(chain netinfo.Chain) error {
 }
 
 func (ix *Indexer) runner(chain netinfo.Chain) (follower.Runner, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.runnerLocked(chain)
+}
+
+func (ix *Indexer) runnerLocked(chain netinfo.Chain) (follower.Runner, error) {
 	i := slices.IndexFunc(ix.runners, func(r follower.Runner) bool { return r.Chain() == chain })
 	if i < 0 {
 		return nil, fmt.Errorf("chain %s is not followed", chain)
@@ -216,7 +260,9 @@ func (ix *Indexer) runner(chain netinfo.Chain) (follower.Runner, error) {
 
 // NativeBalance reads addr's current native balance on an EVM chain.
 func (ix *Indexer) NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error) {
+	ix.mu.Lock()
 	c, ok := ix.evm[chain]
+	ix.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("chain %s is not a followed EVM chain", chain)
 	}

@@ -16,17 +16,17 @@ import (
 // builds their followers; the caller closes the returned indexer after
 // running it. The URI is handed to the alias task (buffered: it is read at
 // most once).
-func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, error) {
+func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Client, error) {
 	uri, err := resolveNodeURI(ctx, vm.config.NodeURI, vm.snowCtx.ChainDataDir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vm.nodeURI <- uri
 	vm.log.Info("following the node", zap.String("nodeURI", uri))
 	client := nodeapi.New(uri)
 	chains, err := vm.resolveChains(ctx, client)
 	if err != nil {
-		return nil, fmt.Errorf("resolving the chains to follow: %w", err)
+		return nil, nil, fmt.Errorf("resolving the chains to follow: %w", err)
 	}
 	vm.network.setChains(mergeChains(vm.network.get().Chains, chains))
 	cfg := indexer.Config{
@@ -39,7 +39,7 @@ func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, error) {
 	}
 	ix, err := indexer.New(ctx, chains, client, vm.store, cfg, vm.log, vm.metrics)
 	if err != nil {
-		return nil, fmt.Errorf("creating followers: %w", err)
+		return nil, nil, fmt.Errorf("creating followers: %w", err)
 	}
-	return ix, nil
+	return ix, client, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"go.uber.org/zap"
 
+	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/nodeapi"
 )
@@ -22,6 +23,11 @@ const (
 	// evmProbes is how many chains are probed at once.
 	evmProbes   = 8
 	cChainRetry = time.Second
+	// discoverFirst and discoverEvery space the looks for EVM chains that
+	// appear after start: often at first (a chain the node is still
+	// starting), then once a minute.
+	discoverFirst = 2 * time.Second
+	discoverEvery = time.Minute
 )
 
 // resolveChains returns the chains to follow: the configured primary chains,
@@ -102,6 +108,35 @@ func (vm *VM) otherEVMChains(ctx context.Context, client *nodeapi.Client) ([]net
 		out = append(out, ci)
 	}
 	return out, nil
+}
+
+// discoverEVMChains looks for selected EVM chains that did not answer at
+// start (the node starts its chains in no fixed order, and creates chains
+// of tracked subnets while it runs) and follows each one that appears.
+func (vm *VM) discoverEVMChains(ctx context.Context, ix *indexer.Indexer, client *nodeapi.Client) {
+	sel := vm.config.EVMChains
+	if !sel.Tracked && len(sel.Chains) == 0 {
+		return
+	}
+	for wait := discoverFirst; ; wait = min(2*wait, discoverEvery) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		found, err := vm.otherEVMChains(ctx, client)
+		if err != nil {
+			vm.log.Debug("looking for new EVM chains", zap.Error(err))
+			continue
+		}
+		for _, ci := range found {
+			if err := ix.AddChain(ctx, ci); err != nil {
+				vm.log.Warn("could not follow a new EVM chain", zap.String("name", ci.Name), zap.Error(err))
+				continue
+			}
+			vm.network.setChains(append(vm.network.get().Chains, ci))
+		}
+	}
 }
 
 // selectCandidates picks the chains to probe: all but P/X/C and avadata's

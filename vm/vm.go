@@ -130,7 +130,7 @@ func (vm *VM) initHTTP() error {
 
 // runIndexer waits for the node's API, then runs the followers until ctx ends.
 func (vm *VM) runIndexer(ctx context.Context) {
-	ix, err := vm.connectIndexer(ctx)
+	ix, client, err := vm.connectIndexer(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			vm.log.Error("indexer not started", zap.Error(err))
@@ -142,6 +142,7 @@ func (vm *VM) runIndexer(ctx context.Context) {
 	vm.mu.Lock()
 	vm.indexer = ix
 	vm.mu.Unlock()
+	vm.goRecovered("evm-discovery", func() { vm.discoverEVMChains(ctx, ix, client) })
 	ix.Run(ctx)
 }
 
