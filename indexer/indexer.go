@@ -41,6 +41,8 @@ type Config struct {
 	Follower follower.Config
 	// Trace records internal transactions from the node's callTracer.
 	Trace bool
+	// Fetch says whether NFT metadata behind http(s)/ipfs URIs is read.
+	Fetch evmmeta.FetchOptions
 }
 
 // Indexer owns the followers of the followed chains and the node clients
@@ -151,7 +153,7 @@ func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.
 	src := evmchain.NewSource(evm, evmchain.Options{Trace: cfg.Trace, Log: ix.log})
 	sink := follower.Sink[*evmdata.Block](st.EVMWriter(ci.Chain))
 	ix.runners = append(ix.runners, follower.New(id, follower.Source[*evmdata.Block](src), sink, cfg.Follower, ix.log, metrics))
-	describer := evmmeta.New(ci.Chain, ci.Name, evm, st, ix.log, cfg.Follower.PollInterval)
+	describer := evmmeta.New(ci.Chain, ci.Name, evm, st, ix.log, cfg.Follower.PollInterval, cfg.Fetch)
 	ix.tasks = append(ix.tasks, task{name: "describe contracts of " + ci.Name, run: describer.Run})
 	return nil
 }

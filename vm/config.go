@@ -33,6 +33,9 @@ type Config struct {
 	// by contracts from the node's callTracer (needs "debug-tracer" in the
 	// chain's eth-apis).
 	TraceInternalTxs *bool `json:"traceInternalTxs"`
+	// NFTMetadata says whether and how NFT metadata documents behind http(s)
+	// and ipfs token URIs are fetched (data: URIs are always decoded).
+	NFTMetadata NFTMetadataConfig `json:"nftMetadata"`
 	// ContractMetadataFile names an optional JSON file of curated contract
 	// metadata (description, links, logo...) served with contract metadata.
 	ContractMetadataFile string `json:"contractMetadataFile"`
@@ -52,6 +55,16 @@ type Config struct {
 	RateLimit RateLimitConfig `json:"rateLimit"`
 	// AdminAPIEnabled exposes avadata.pauseFollower/resumeFollower over JSON-RPC.
 	AdminAPIEnabled bool `json:"adminApiEnabled"`
+}
+
+// NFTMetadataConfig is the nftMetadata key. Fetching is off by default: it
+// makes the node call addresses that token contracts choose (never
+// loopback, private or link-local ones, whatever the setting).
+type NFTMetadataConfig struct {
+	Fetch       bool     `json:"fetch"`
+	IPFSGateway string   `json:"ipfsGateway"`
+	Timeout     Duration `json:"timeout"`
+	MaxBytes    int64    `json:"maxBytes"`
 }
 
 // RateLimitConfig holds token-bucket rates; zero values take the defaults.
@@ -123,6 +136,9 @@ func (c Config) validate() error {
 	}
 	if c.Fetchers < 1 || c.Fetchers > maxFetchers {
 		return fmt.Errorf("invalid avadata chain config: fetchers %d out of range 1..%d", c.Fetchers, maxFetchers)
+	}
+	if c.NFTMetadata.Timeout < 0 || c.NFTMetadata.MaxBytes < 0 {
+		return errors.New("invalid avadata chain config: nftMetadata.timeout and maxBytes must be positive")
 	}
 	if c.PollInterval < 0 || c.StuckAfter < 0 {
 		return errors.New("invalid avadata chain config: pollInterval and stuckAfter must be positive")

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/indexer"
+	"github.com/avadata/avadata/indexer/evmmeta"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/nodeapi"
 )
@@ -36,6 +37,12 @@ func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Cl
 			Fetchers:     vm.config.Fetchers,
 		},
 		Trace: *vm.config.TraceInternalTxs,
+		Fetch: evmmeta.FetchOptions{
+			Enabled:     vm.config.NFTMetadata.Fetch,
+			IPFSGateway: vm.config.NFTMetadata.IPFSGateway,
+			Timeout:     time.Duration(vm.config.NFTMetadata.Timeout),
+			MaxBytes:    vm.config.NFTMetadata.MaxBytes,
+		},
 	}
 	ix, err := indexer.New(ctx, chains, client, vm.store, cfg, vm.log, vm.metrics)
 	if err != nil {

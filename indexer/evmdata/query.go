@@ -140,6 +140,8 @@ const (
 	IndexStatusInvalidTokenURI IndexStatus = "invalid_token_uri"
 	IndexStatusInvalidMetadata IndexStatus = "invalid_metadata"
 	IndexStatusUnreachable     IndexStatus = "unreachable_token_uri"
+	IndexStatusInvalidScheme   IndexStatus = "invalid_token_uri_scheme"
+	IndexStatusTooLarge        IndexStatus = "metadata_content_too_large"
 )
 
 // NFTMetadata is a token's URI and what its metadata document says.

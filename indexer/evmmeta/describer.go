@@ -38,20 +38,27 @@ const (
 	maxBackoff     = 30 * time.Second
 )
 
-// Describer describes one chain's contracts.
+// Describer describes one chain's contracts and NFTs.
 type Describer struct {
-	chain netinfo.Chain
-	name  string
-	node  Caller
-	store Store
-	log   logging.Logger
-	idle  time.Duration
+	chain   netinfo.Chain
+	name    string
+	node    Caller
+	store   Store
+	log     logging.Logger
+	idle    time.Duration
+	fetcher *fetcher // nil: documents behind http(s)/ipfs URIs are not read
 }
 
-// New returns the describer of chain; idle is how long it waits when no
-// contract is queued.
-func New(chain netinfo.Chain, name string, node Caller, st Store, log logging.Logger, idle time.Duration) *Describer {
-	return &Describer{chain: chain, name: name, node: node, store: st, log: log, idle: idle}
+// New returns the describer of chain; idle is how long it waits when nothing
+// is queued.
+func New(chain netinfo.Chain, name string, node Caller, st Store, log logging.Logger, idle time.Duration,
+	fetch FetchOptions,
+) *Describer {
+	d := &Describer{chain: chain, name: name, node: node, store: st, log: log, idle: idle}
+	if fetch.Enabled {
+		d.fetcher = newFetcher(fetch, publicAddress)
+	}
+	return d
 }
 
 // Run describes queued contracts and tokens until ctx ends.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/url"
@@ -18,9 +19,9 @@ import (
 const maxMetadataBytes = 256 << 10
 
 // describeTokensSome reads the URIs of a batch of queued NFTs and decodes
-// what can be decoded without leaving the machine: data: URIs. Documents
-// behind http(s) or ipfs URIs are marked unindexed (avadata fetches nothing
-// from the network).
+// data: URIs on the spot. Documents behind http(s) or ipfs URIs are fetched
+// only when the operator turned fetching on (FetchOptions); otherwise they
+// stay unindexed.
 func (d *Describer) describeTokensSome(ctx context.Context) (int, error) {
 	pending, err := d.store.PendingTokens(ctx, d.chain, batchContracts)
 	if err != nil || len(pending) == 0 {
@@ -37,15 +38,33 @@ func (d *Describer) describeTokensSome(ctx context.Context) (int, error) {
 	if err := d.node.CallContracts(ctx, calls); err != nil {
 		return 0, err
 	}
-	now := time.Now().Unix()
 	for i, t := range pending {
 		m := tokenMetadata(t, calls[i])
-		m.UpdatedAt = now
+		if m.Status == evmdata.IndexStatusUnindexed && d.fetcher != nil {
+			d.fetchDocument(ctx, &m, t.Kind)
+		}
+		m.UpdatedAt = time.Now().Unix()
 		if err := d.store.SetNFTMetadata(ctx, d.chain, t.Contract, t.TokenID, m); err != nil {
 			return i, fmt.Errorf("storing metadata of %s #%s: %w", t.Contract, t.TokenID, err)
 		}
 	}
 	return len(pending), nil
+}
+
+// fetchDocument reads a metadata document from its http(s) or ipfs URI and
+// records why when it cannot.
+func (d *Describer) fetchDocument(ctx context.Context, m *evmdata.NFTMetadata, kind evmdata.ErcType) {
+	doc, err := d.fetcher.fetch(ctx, m.TokenURI)
+	switch {
+	case err == nil:
+		fillFromDocument(m, doc, kind)
+	case errors.Is(err, errScheme):
+		m.Status = evmdata.IndexStatusInvalidScheme
+	case errors.Is(err, errTooLarge):
+		m.Status = evmdata.IndexStatusTooLarge
+	default:
+		m.Status = evmdata.IndexStatusUnreachable
+	}
 }
 
 // tokenMetadata turns the answer to tokenURI/uri into the token's metadata.

@@ -17,6 +17,11 @@ import (
 // transactions. The local subnet-evm chain gets the same config; subnet-evm
 // reads these keys too. Each call returns a new map the caller may change.
 //
+// pruning-enabled false keeps every block's state, so the node can trace any
+// block: a pruned node traces only recent blocks, and an index rebuilt from
+// scratch (the kill tests do that) would then lack the internal transactions
+// of older ones. A local chain is small enough to keep whole.
+//
 // min-delay-target (ms) asks for the shortest block delay ACP-226 allows.
 // The node, the only block builder, moves each new block's delay excess
 // toward it by at most 200, which shortens the minimum delay by only ~0.02 %
@@ -31,6 +36,7 @@ func CChainConfig() map[string]any {
 			"debug-tracer",
 		},
 		"min-delay-target": 1,
+		"pruning-enabled":  false,
 	}
 }
 

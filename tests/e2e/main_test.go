@@ -44,9 +44,14 @@ func binaries() (avalanchego, pluginDir string, err error) {
 }
 
 // testChainConfig is the avadata chain config of the e2e nodes: the admin
-// JSON-RPC methods on (tests pause followers), fast polling.
+// JSON-RPC methods on (tests pause followers), and rate limits that the
+// suite's thousands of requests, from one anonymous client, do not hit.
 func testChainConfig() map[string]any {
-	return map[string]any{"adminApiEnabled": true, "stuckAfter": "30s"}
+	return map[string]any{
+		"adminApiEnabled": true,
+		"stuckAfter":      "30s",
+		"rateLimit":       map[string]any{"anonymousRps": 100000, "anonymousBurst": 100000},
+	}
 }
 
 // testNodeFlags make blocks come as soon as txs arrive.

@@ -35,7 +35,8 @@ contract Factory {
 
     /// @notice Deploys a Child with CREATE and another with CREATE2 (salt
     /// `salt`). The CREATE child gets half of msg.value, the CREATE2 child the
-    /// rest. Reusing a salt reverts (the CREATE2 address is taken).
+    /// rest. A reused salt still deploys: each child's constructor takes the
+    /// next serial number, which changes its CREATE2 address.
     function create(bytes32 salt) external payable returns (address viaCreate, address viaCreate2) {
         uint256 half = msg.value / 2;
         viaCreate = address(new Child{value: half}(count++));
