@@ -52,10 +52,11 @@ type EVMReader interface {
 	// Contract returns what the index knows of a contract; false when the
 	// address was never seen as one.
 	Contract(ctx context.Context, chain netinfo.Chain, addr common.Address) (evmdata.Contract, bool, error)
+	// NFTsOf and Holders answer as of block pinned (0: now).
 	NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
-		after *evmdata.NFTPos, limit int) ([]evmdata.NFT, error)
+		after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
 	Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
-		limit int) ([]evmdata.Holder, evmdata.Collection, error)
+		limit int, pinned uint64) ([]evmdata.Holder, evmdata.Collection, error)
 }
 
 // EVMStateReader reads current state from the node's EVM chains.

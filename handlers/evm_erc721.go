@@ -16,9 +16,10 @@ import (
 // 10): the ERC-721 tokens an address owns now, by contract then token id,
 // optionally of one contract, with the address's native balance.
 //
-// The index answers with current ownership (no pinned height), so a token
-// that changes hands while a client pages may be seen twice or not at all;
-// the order itself is stable.
+// Pages are pinned to the indexed height of the first page (the index keeps
+// the history of ownership), so a token that changes hands while a client
+// pages is neither seen twice nor missed; nativeTokenBalance is the balance
+// now, read from the node.
 
 // paramContractAddress filters the ERC-721 balances to one contract.
 const paramContractAddress = "contractAddress"
@@ -80,7 +81,8 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	nfts, next, err := s.erc721Page(r.Context(), req, after)
+	pinned := s.pinnedHeight(req.Page, req.Chain.Chain)
+	nfts, next, err := s.erc721Page(r.Context(), req, after, pinned)
 	if err != nil {
 		return err
 	}
@@ -98,7 +100,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request)
 		return view.err
 	}
 	if next != nil {
-		if resp.NextPageToken, err = s.nextPageToken(req.Page, 0, encodeNFTPos(*next)); err != nil {
+		if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(pinned), encodeNFTPos(*next)); err != nil {
 			return err
 		}
 	}
@@ -109,14 +111,14 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request)
 // erc721Page reads up to a page of the owner's ERC-721 tokens after the
 // cursor, skipping ERC-1155 holdings. next is where the following page
 // starts, nil when there is none.
-func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, after *evmdata.NFTPos) (
+func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, after *evmdata.NFTPos, pinned uint64) (
 	[]evmdata.NFT, *evmdata.NFTPos, error,
 ) {
 	size := req.Page.Size
 	var items []evmdata.NFT
 	cursor := after
 	for range maxNFTBatches {
-		batch, err := s.readNFTs(ctx, req.Chain, req.Address, req.Contract, cursor, size+1)
+		batch, err := s.readNFTs(ctx, req.Chain, req.Address, req.Contract, cursor, size+1, pinned)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -138,9 +140,9 @@ func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, 
 }
 
 func (s *server) readNFTs(ctx context.Context, chain netinfo.ChainInfo, owner common.Address, contract *common.Address,
-	after *evmdata.NFTPos, limit int,
+	after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
-	nfts, err := s.backend.EVM.NFTsOf(ctx, chain.Chain, owner, contract, after, limit)
+	nfts, err := s.backend.EVM.NFTsOf(ctx, chain.Chain, owner, contract, after, limit, pinned)
 	if err != nil {
 		return nil, fmt.Errorf("listing the NFTs of %s: %w", owner, err)
 	}

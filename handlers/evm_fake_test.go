@@ -31,6 +31,7 @@ type fakeEVM struct {
 	addressQueries  []evmdata.AddressTxQuery
 	transferQueries []evmdata.TransferQuery
 	nftCalls        int
+	pinnedSeen      []uint64 // the pinned height of every NFTsOf/Holders call
 }
 
 func newFakeEVM() *fakeEVM {
@@ -249,10 +250,11 @@ func (f *fakeEVM) Contract(ctx context.Context, chain netinfo.Chain, addr common
 }
 
 func (f *fakeEVM) NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
-	after *evmdata.NFTPos, limit int,
+	after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
 	f.mu.Lock()
 	f.nftCalls++
+	f.pinnedSeen = append(f.pinnedSeen, pinned)
 	all := slices.Clone(f.nfts[chain])
 	f.mu.Unlock()
 	if err := f.wait(ctx); err != nil {
@@ -283,9 +285,10 @@ func cmpNFT(ca common.Address, ia *big.Int, cb common.Address, ib *big.Int) int 
 }
 
 func (f *fakeEVM) Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
-	limit int,
+	limit int, pinned uint64,
 ) ([]evmdata.Holder, evmdata.Collection, error) {
 	f.mu.Lock()
+	f.pinnedSeen = append(f.pinnedSeen, pinned)
 	all := slices.Clone(f.holders[chain][contract])
 	coll := f.colls[chain][contract]
 	f.mu.Unlock()

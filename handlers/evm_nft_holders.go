@@ -15,8 +15,10 @@ import (
 // {chainId} must be an EVM chain id number. An address the index does not
 // know as a contract is a 404; a contract that is not ERC-721 or ERC-1155 is
 // a 400 naming its standard. Like every metrics token, page tokens expire
-// after 24 hours. Holdings are current (the index keeps no history of them),
-// so pages are not pinned to a height; the order by address is stable.
+// after 24 hours. Pages are pinned to the indexed height of the first page
+// (the index keeps the history of holdings), so paging while transfers
+// arrive never repeats or skips a holder and the totals stay those of the
+// listing.
 
 // listNFTHoldersRequest is the validated input of the endpoint.
 type listNFTHoldersRequest struct {
@@ -74,7 +76,8 @@ func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request) err
 	if contract.Kind != evmdata.Erc721 && contract.Kind != evmdata.Erc1155 {
 		return badRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
 	}
-	holders, collection, err := s.backend.EVM.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1)
+	pinned := s.pinnedHeight(req.Page, req.Chain.Chain)
+	holders, collection, err := s.backend.EVM.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
 		return fmt.Errorf("listing the holders of %s: %w", req.Address, err)
 	}
@@ -91,7 +94,7 @@ func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request) err
 	}
 	if hasMore {
 		last := holders[len(holders)-1].Address
-		if resp.NextPageToken, err = s.nextPageToken(req.Page, 0, last.Bytes()); err != nil {
+		if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(pinned), last.Bytes()); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 func holdersPath(contract common.Address) string {
@@ -25,11 +27,15 @@ func TestListNFTHolders(t *testing.T) {
 }
 
 func TestListNFTHoldersPaging(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	backend := withFixtures(t, newFakeBackend())
+	api := newTestAPI(t, testConfig(), backend, nil)
 	path := holdersPath(kitties) + "?pageSize=2"
 	first := getBody(t, api, path)
 	require.Len(t, first["addresses"], 2)
+	backend.setIndexedHeight(netinfo.C, fixtureHeight+5) // blocks arrive between pages
 	second := getBody(t, api, withToken(path, first))
+	require.Equal(t, []uint64{fixtureHeight, fixtureHeight}, backend.evm.pinnedSeen,
+		"both pages read the holdings as of the first page's height")
 	require.Equal(t, []any{map[string]any{"address": bob.Hex(), "sortKey": 1.0}}, second["addresses"])
 	require.NotContains(t, second, "nextPageToken")
 	require.Equal(t, 3.0, second["totalHolders"], "every page carries the totals")

@@ -165,6 +165,10 @@ func (vm *VM) selectCandidates(ctx context.Context, client *nodeapi.Client, all 
 			chosen = append(chosen, id)
 		}
 	}
+	names := map[string]bool{}
+	for _, ci := range vm.network.get().Chains {
+		names[ci.Name] = true
+	}
 	var out []netinfo.ChainInfo
 	for _, id := range chosen {
 		if skip[id] {
@@ -172,9 +176,24 @@ func (vm *VM) selectCandidates(ctx context.Context, client *nodeapi.Client, all 
 		}
 		skip[id] = true
 		b := byID[id]
-		out = append(out, netinfo.ChainInfo{Kind: netinfo.KindEVM, BlockchainID: id, SubnetID: b.SubnetID, Name: b.Name})
+		out = append(out, netinfo.ChainInfo{Kind: netinfo.KindEVM, BlockchainID: id, SubnetID: b.SubnetID,
+			Name: uniqueName(b.Name, id, names)})
 	}
 	return out, nil
+}
+
+// uniqueName keeps chain names, which the P-chain does not make unique,
+// apart in logs, status and metric labels: a name already taken gets the
+// start of the blockchain ID appended.
+func uniqueName(name string, id ids.ID, taken map[string]bool) string {
+	if name == "" {
+		name = id.String()
+	}
+	if taken[name] {
+		name += "-" + id.String()[:8]
+	}
+	taken[name] = true
+	return name
 }
 
 func resolveBlockchainID(ctx context.Context, client *nodeapi.Client, name string) (ids.ID, error) {

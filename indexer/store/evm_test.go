@@ -136,7 +136,7 @@ func TestEVMNFTOwnershipAndHolders(t *testing.T) {
 		)),
 	)
 	ctx := context.Background()
-	holders, coll, err := s.Holders(ctx, evmChain, nft, nil, 10)
+	holders, coll, err := s.Holders(ctx, evmChain, nft, nil, 10, 0)
 	require.NoError(err)
 	require.Equal(evmdata.Collection{Holders: 1, Tokens: 1}, coll, "token 1 burnt, token 2 with alice")
 	require.Equal([]evmdata.Holder{{Address: alice, Tokens: 1}}, holders)
@@ -145,23 +145,47 @@ func TestEVMNFTOwnershipAndHolders(t *testing.T) {
 	require.NoError(err)
 	require.Equal(alice, owner)
 
-	nfts, err := s.NFTsOf(ctx, evmChain, alice, nil, nil, 10)
+	nfts, err := s.NFTsOf(ctx, evmChain, alice, nil, nil, 10, 0)
 	require.NoError(err)
 	require.Len(nfts, 1, "alice gave all her ERC-1155 away")
 	require.Equal(evmdata.Erc721, nfts[0].Kind)
 
-	holders, coll, err = s.Holders(ctx, evmChain, multi, nil, 10)
+	holders, coll, err = s.Holders(ctx, evmChain, multi, nil, 10, 0)
 	require.NoError(err)
 	require.Equal(evmdata.Collection{Holders: 2, Tokens: 1}, coll)
 	require.Len(holders, 2)
-	bobs, err := s.NFTsOf(ctx, evmChain, bob, &multi, nil, 10)
+	bobs, err := s.NFTsOf(ctx, evmChain, bob, &multi, nil, 10, 0)
 	require.NoError(err)
 	require.Equal(big.NewInt(4), bobs[0].Balance)
 
-	// Paging holders by address.
-	first, _, err := s.Holders(ctx, evmChain, multi, nil, 1)
+	// As of earlier blocks, from the history rows.
+	holders, coll, err = s.Holders(ctx, evmChain, nft, nil, 10, 1)
 	require.NoError(err)
-	rest, _, err := s.Holders(ctx, evmChain, multi, &first[0].Address, 10)
+	require.Equal(evmdata.Collection{Holders: 1, Tokens: 2}, coll)
+	require.Equal([]evmdata.Holder{{Address: alice, Tokens: 2}}, holders)
+	holders, coll, err = s.Holders(ctx, evmChain, nft, nil, 10, 2)
+	require.NoError(err)
+	require.Equal(evmdata.Collection{Holders: 2, Tokens: 2}, coll)
+	require.ElementsMatch([]evmdata.Holder{{Address: alice, Tokens: 1}, {Address: bob, Tokens: 1}}, holders)
+	for pinned, want := range map[uint64]int{1: 0, 2: 1, 3: 0, 4: 1} {
+		got, err := s.NFTsOf(ctx, evmChain, bob, nil, nil, 10, pinned)
+		require.NoError(err)
+		require.Len(got, want, "bob's NFTs as of block %d", pinned)
+	}
+	asOf4, coll4, err := s.Holders(ctx, evmChain, multi, nil, 10, 4)
+	require.NoError(err)
+	now, collNow, err := s.Holders(ctx, evmChain, multi, nil, 10, 0)
+	require.NoError(err)
+	require.Equal(now, asOf4, "as of the head equals the current state")
+	require.Equal(collNow, coll4)
+	after, _, err := s.Holders(ctx, evmChain, multi, &asOf4[0].Address, 10, 4)
+	require.NoError(err)
+	require.Equal(asOf4[1:], after)
+
+	// Paging holders by address.
+	first, _, err := s.Holders(ctx, evmChain, multi, nil, 1, 0)
+	require.NoError(err)
+	rest, _, err := s.Holders(ctx, evmChain, multi, &first[0].Address, 10, 0)
 	require.NoError(err)
 	require.Len(rest, 1)
 	require.NotEqual(first[0].Address, rest[0].Address)

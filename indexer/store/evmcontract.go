@@ -96,12 +96,18 @@ func (s *Store) PendingContracts(ctx context.Context, chain netinfo.Chain, limit
 
 // NFTsOf lists the NFTs owner holds (ERC-721 tokens and ERC-1155 ids with a
 // positive balance), ordered by contract then token id, optionally of one
-// contract, after the given position.
+// contract, after the given position: as of block pinned, or now when
+// pinned is 0.
 func (s *Store) NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
-	after *evmdata.NFTPos, limit int,
+	after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
 	var out []evmdata.NFT
 	err := s.view(ctx, func(txn *badger.Txn) error {
+		if pinned != 0 {
+			var err error
+			out, err = nftsAsOf(ctx, txn, chain, owner, contract, after, limit, pinned)
+			return err
+		}
 		prefix := newKey(tagNFTBy, chain).addr(owner)
 		if contract != nil {
 			prefix = prefix.addr(*contract)
@@ -146,13 +152,19 @@ func (s *Store) NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Ad
 }
 
 // Holders lists the addresses that hold tokens of an NFT contract, by
-// address, after the given one, with the collection's totals.
+// address, after the given one, with the collection's totals: as of block
+// pinned, or now when pinned is 0.
 func (s *Store) Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
-	limit int,
+	limit int, pinned uint64,
 ) ([]evmdata.Holder, evmdata.Collection, error) {
 	var out []evmdata.Holder
 	var coll evmdata.Collection
 	err := s.view(ctx, func(txn *badger.Txn) error {
+		if pinned != 0 {
+			var err error
+			out, coll, err = holdersAsOf(ctx, txn, chain, contract, after, limit, pinned)
+			return err
+		}
 		v, err := getValue(txn, newKey(tagColl, chain).addr(contract))
 		if err != nil {
 			return err

@@ -20,7 +20,7 @@ import (
 // move721 moves an ERC-721 token. The previous owner comes from the index,
 // not from the log's `from`, so a contract that logs nonsense cannot drive a
 // count negative.
-func (w *EVMWriter) move721(txn *blockTxn, t *evmdata.TokenTransfer) error {
+func (w *EVMWriter) move721(txn *blockTxn, h uint64, t *evmdata.TokenTransfer) error {
 	ownKey := newKey(tagNFTOwner, w.chain).addr(t.Token).tokenID(t.TokenID)
 	prevBytes, err := txn.get(ownKey)
 	if err != nil {
@@ -30,10 +30,10 @@ func (w *EVMWriter) move721(txn *blockTxn, t *evmdata.TokenTransfer) error {
 	if prevBytes != nil {
 		tokensDelta--
 		prev := common.BytesToAddress(prevBytes)
-		if err := txn.delete(w.nftByKey(prev, t)); err != nil {
+		if err := w.setNFTHolding(txn, h, prev, t, nil); err != nil {
 			return err
 		}
-		if err := w.addHolding(txn, t.Token, prev, -1); err != nil {
+		if err := w.addHolding(txn, h, t.Token, prev, -1); err != nil {
 			return err
 		}
 	}
@@ -41,7 +41,7 @@ func (w *EVMWriter) move721(txn *blockTxn, t *evmdata.TokenTransfer) error {
 		if err := txn.delete(ownKey); err != nil {
 			return err
 		}
-		return w.addCollection(txn, t.Token, 0, tokensDelta)
+		return w.addCollection(txn, h, t.Token, 0, tokensDelta)
 	}
 	tokensDelta++
 	if prevBytes == nil { // minted: its metadata is to be read
@@ -52,36 +52,36 @@ func (w *EVMWriter) move721(txn *blockTxn, t *evmdata.TokenTransfer) error {
 	if err := txn.set(ownKey, t.To[:]); err != nil {
 		return err
 	}
-	if err := txn.set(w.nftByKey(t.To, t), []byte{byte(evmdata.Erc721)}); err != nil {
+	if err := w.setNFTHolding(txn, h, t.To, t, []byte{byte(evmdata.Erc721)}); err != nil {
 		return err
 	}
-	if err := w.addHolding(txn, t.Token, t.To, 1); err != nil {
+	if err := w.addHolding(txn, h, t.Token, t.To, 1); err != nil {
 		return err
 	}
-	return w.addCollection(txn, t.Token, 0, tokensDelta)
+	return w.addCollection(txn, h, t.Token, 0, tokensDelta)
 }
 
 // move1155 moves an amount of an ERC-1155 token id.
-func (w *EVMWriter) move1155(txn *blockTxn, t *evmdata.TokenTransfer) error {
+func (w *EVMWriter) move1155(txn *blockTxn, h uint64, t *evmdata.TokenTransfer) error {
 	if t.Value == nil || t.Value.Sign() <= 0 {
 		return nil
 	}
 	if t.From == (common.Address{}) {
-		if err := w.addSupply(txn, t, t.Value); err != nil {
+		if err := w.addSupply(txn, h, t, t.Value); err != nil {
 			return err
 		}
-	} else if err := w.addBalance(txn, t.From, t, new(big.Int).Neg(t.Value)); err != nil {
+	} else if err := w.addBalance(txn, h, t.From, t, new(big.Int).Neg(t.Value)); err != nil {
 		return err
 	}
 	if t.To == (common.Address{}) {
-		return w.addSupply(txn, t, new(big.Int).Neg(t.Value))
+		return w.addSupply(txn, h, t, new(big.Int).Neg(t.Value))
 	}
-	return w.addBalance(txn, t.To, t, t.Value)
+	return w.addBalance(txn, h, t.To, t, t.Value)
 }
 
 // addBalance changes holder's balance of t's token id; a balance never goes
 // below zero (a non-conforming contract cannot corrupt the counts).
-func (w *EVMWriter) addBalance(txn *blockTxn, holder common.Address, t *evmdata.TokenTransfer, delta *big.Int) error {
+func (w *EVMWriter) addBalance(txn *blockTxn, h uint64, holder common.Address, t *evmdata.TokenTransfer, delta *big.Int) error {
 	k := w.nftByKey(holder, t)
 	v, err := txn.get(k)
 	if err != nil {
@@ -97,25 +97,25 @@ func (w *EVMWriter) addBalance(txn *blockTxn, holder common.Address, t *evmdata.
 	}
 	switch {
 	case after.Sign() == 0 && before.Sign() > 0:
-		if err := txn.delete(k); err != nil {
+		if err := w.setNFTHolding(txn, h, holder, t, nil); err != nil {
 			return err
 		}
-		return w.addHolding(txn, t.Token, holder, -1)
+		return w.addHolding(txn, h, t.Token, holder, -1)
 	case after.Sign() == 0:
 		return nil
 	}
-	if err := txn.set(k, append([]byte{byte(evmdata.Erc1155)}, bigBytes(after)...)); err != nil {
+	if err := w.setNFTHolding(txn, h, holder, t, append([]byte{byte(evmdata.Erc1155)}, bigBytes(after)...)); err != nil {
 		return err
 	}
 	if before.Sign() == 0 {
-		return w.addHolding(txn, t.Token, holder, 1)
+		return w.addHolding(txn, h, t.Token, holder, 1)
 	}
 	return nil
 }
 
 // addSupply changes the minted-minus-burnt supply of an ERC-1155 id; the
 // collection counts ids whose supply is positive.
-func (w *EVMWriter) addSupply(txn *blockTxn, t *evmdata.TokenTransfer, delta *big.Int) error {
+func (w *EVMWriter) addSupply(txn *blockTxn, h uint64, t *evmdata.TokenTransfer, delta *big.Int) error {
 	k := newKey(tag1155, w.chain).addr(t.Token).tokenID(t.TokenID)
 	v, err := txn.get(k)
 	if err != nil {
@@ -143,7 +143,7 @@ func (w *EVMWriter) addSupply(txn *blockTxn, t *evmdata.TokenTransfer, delta *bi
 	} else if err := txn.set(k, bigBytes(after)); err != nil {
 		return err
 	}
-	return w.addCollection(txn, t.Token, 0, tokensDelta)
+	return w.addCollection(txn, h, t.Token, 0, tokensDelta)
 }
 
 // queueToken asks the background describer to read a new token's URI and
@@ -156,13 +156,33 @@ func (w *EVMWriter) queueToken(txn *blockTxn, t *evmdata.TokenTransfer) error {
 	return txn.set(newKey(tagNFTQ, w.chain).addr(t.Token).tokenID(t.TokenID), []byte{byte(t.Kind)})
 }
 
+// setNFTHolding sets (value nil: removes) owner's holding row of t's token
+// and records the change in its history at block h.
+func (w *EVMWriter) setNFTHolding(txn *blockTxn, h uint64, owner common.Address, t *evmdata.TokenTransfer, value []byte) error {
+	k := w.nftByKey(owner, t)
+	var err error
+	if value == nil {
+		err = txn.delete(k)
+	} else {
+		err = txn.set(k, value)
+	}
+	if err != nil {
+		return err
+	}
+	hist := value
+	if hist == nil {
+		hist = []byte{byte(evmdata.ErcUnknown)}
+	}
+	return txn.set(newKey(tagNFTByH, w.chain).addr(owner).addr(t.Token).tokenID(t.TokenID).u64(h), hist)
+}
+
 func (w *EVMWriter) nftByKey(owner common.Address, t *evmdata.TokenTransfer) []byte {
 	return newKey(tagNFTBy, w.chain).addr(owner).addr(t.Token).tokenID(t.TokenID)
 }
 
 // addHolding changes how many tokens (ERC-1155: ids) holder has of token,
 // and the collection's holder count when it crosses zero.
-func (w *EVMWriter) addHolding(txn *blockTxn, token, holder common.Address, delta int64) error {
+func (w *EVMWriter) addHolding(txn *blockTxn, h uint64, token, holder common.Address, delta int64) error {
 	k := newKey(tagHolder, w.chain).addr(token).addr(holder)
 	v, err := txn.get(k)
 	if err != nil {
@@ -187,10 +207,14 @@ func (w *EVMWriter) addHolding(txn *blockTxn, token, holder common.Address, delt
 	} else if err := txn.set(k, binary.BigEndian.AppendUint64(nil, after)); err != nil {
 		return err
 	}
-	return w.addCollection(txn, token, holdersDelta, 0)
+	hist := newKey(tagHolderH, w.chain).addr(token).addr(holder).u64(h)
+	if err := txn.set(hist, binary.BigEndian.AppendUint64(nil, after)); err != nil {
+		return err
+	}
+	return w.addCollection(txn, h, token, holdersDelta, 0)
 }
 
-func (w *EVMWriter) addCollection(txn *blockTxn, token common.Address, holders, tokens int64) error {
+func (w *EVMWriter) addCollection(txn *blockTxn, h uint64, token common.Address, holders, tokens int64) error {
 	if holders == 0 && tokens == 0 {
 		return nil
 	}
@@ -202,6 +226,9 @@ func (w *EVMWriter) addCollection(txn *blockTxn, token common.Address, holders, 
 	c := decodeCollection(v)
 	c.Holders = addClamped(c.Holders, holders)
 	c.Tokens = addClamped(c.Tokens, tokens)
+	if err := txn.set(newKey(tagCollH, w.chain).addr(token).u64(h), encodeCollection(c)); err != nil {
+		return err
+	}
 	return txn.set(k, encodeCollection(c))
 }
 

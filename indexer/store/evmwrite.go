@@ -90,9 +90,9 @@ func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, 
 	}
 	switch t.Kind {
 	case evmdata.Erc721:
-		return w.move721(txn, t)
+		return w.move721(txn, height, t)
 	case evmdata.Erc1155:
-		return w.move1155(txn, t)
+		return w.move1155(txn, height, t)
 	default:
 		return nil
 	}

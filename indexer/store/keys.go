@@ -39,6 +39,10 @@ import (
 //	0x8F  emetaq | chain | contract(20)                      "" : contract whose on-chain metadata is to be read
 //	0x90  enftmeta | chain | contract(20) | tokenID(32)      NFT token URI and metadata (rowcodec)
 //	0x91  enftq | chain | contract(20) | tokenID(32)         kind(1) : token whose URI and metadata are to be read
+//	0x92  eholdh | chain | contract(20) | holder(20) | height(8)   tokens held from that block on (history of 0x8C)
+//	0x93  ecollh | chain | contract(20) | height(8)          holders(8) | tokens(8) from that block on (history of 0x8D)
+//	0x94  enftbyh | chain | owner(20) | contract(20) | tokenID(32) | height(8)   kind(1) | balance from that block on
+//	                                                         (history of 0x8B; kind 0: no longer held)
 //
 // Reserved for the capabilities that come next (see
 // shared/reference/indexing.md §6.2): 0x10-0x12 primary-network txs and
@@ -68,6 +72,9 @@ const (
 	tagMetaQ    byte = 0x8F
 	tagNFTMeta  byte = 0x90
 	tagNFTQ     byte = 0x91
+	tagHolderH  byte = 0x92
+	tagCollH    byte = 0x93
+	tagNFTByH   byte = 0x94
 )
 
 // SchemaVersion is the layout version written into a new store. Opening a

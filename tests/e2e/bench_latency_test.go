@@ -5,12 +5,14 @@ import (
 	"math/big"
 	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/scripts/localnet"
 	"github.com/avadata/avadata/tests/evmtest"
 )
 
@@ -18,18 +20,25 @@ import (
 // of the measurement.
 const latencyPoll = time.Millisecond
 
-// BenchmarkAcceptedToQueryable measures, per C-chain transaction, the time
+// BenchmarkAcceptedToQueryable measures, per transaction on each EVM chain, the time
 // from the node answering its receipt (the block is accepted) to avadata
 // answering it by hash (the block is indexed): the live-following latency
 // the newHeads subscription is there to keep small.
 func BenchmarkAcceptedToQueryable(b *testing.B) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	for _, chain := range env.net.EVMChains() {
+		b.Run(chain.Name, func(b *testing.B) { benchAcceptedToQueryable(b, chain) })
+	}
+}
+
+func benchAcceptedToQueryable(b *testing.B, chain localnet.EVMChain) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	c, err := evmtest.Dial(ctx, env.uri+"/ext/bc/C/rpc", genesis.EWOQKey)
+	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
+	chainID := strconv.FormatUint(chain.EVMChainID, 10)
 	var latencies []time.Duration
 	for i := range b.N {
 		hash, err := c.SendValue(ctx, common.BigToAddress(big.NewInt(int64(7000+i))), big.NewInt(1))
@@ -40,7 +49,7 @@ func BenchmarkAcceptedToQueryable(b *testing.B) {
 			r, err := c.Receipt(ctx, hash)
 			return err == nil && r != nil
 		})
-		queryable := waitUntil(b, ctx, func() bool { return avadataHasTx(ctx, "43112", hash) })
+		queryable := waitUntil(b, ctx, func() bool { return avadataHasTx(ctx, chainID, hash) })
 		latencies = append(latencies, queryable.Sub(accepted))
 	}
 	slices.Sort(latencies)
