@@ -56,17 +56,9 @@ func readContract(txn *badger.Txn, chain netinfo.Chain, addr common.Address) (ev
 // SetContractMetadata stores what was read on chain of a contract and takes
 // it off the queue of contracts to read.
 func (s *Store) SetContractMetadata(ctx context.Context, chain netinfo.Chain, c evmdata.Contract) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	c.MetadataRead = true
-	err := s.db.Update(func(txn *badger.Txn) error {
-		if err := txn.Set(newKey(tagContract, chain).addr(c.Address), encodeContract(&c)); err != nil {
-			return err
-		}
-		return txn.Delete(newKey(tagMetaQ, chain).addr(c.Address))
-	})
-	if err != nil {
+	k := newKey(tagContract, chain).addr(c.Address)
+	if err := s.completeQueued(ctx, k, encodeContract(&c), newKey(tagMetaQ, chain).addr(c.Address)); err != nil {
 		return fmt.Errorf("storing %s contract metadata of %s: %w", chain, c.Address, err)
 	}
 	return nil
@@ -75,23 +67,10 @@ func (s *Store) SetContractMetadata(ctx context.Context, chain netinfo.Chain, c 
 // PendingContracts returns up to limit contracts whose on-chain metadata is
 // still to be read, with what is known of them.
 func (s *Store) PendingContracts(ctx context.Context, chain netinfo.Chain, limit int) ([]evmdata.Contract, error) {
-	var out []evmdata.Contract
-	err := s.view(ctx, func(txn *badger.Txn) error {
-		prefix := newKey(tagMetaQ, chain)
-		return scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
-			addr := common.BytesToAddress(item.Key()[len(prefix):])
-			c, _, err := readContract(txn, chain, addr)
-			if err != nil {
-				return false, err
-			}
-			out = append(out, c)
-			return len(out) < limit, nil
-		})
+	return readQueue(ctx, s, chain, tagMetaQ, limit, "contracts", func(txn *badger.Txn, suffix, _ []byte) (evmdata.Contract, error) {
+		c, _, err := readContract(txn, chain, common.BytesToAddress(suffix))
+		return c, err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s contracts to describe: %w", chain, err)
-	}
-	return out, nil
 }
 
 // NFTsOf lists the NFTs owner holds (ERC-721 tokens and ERC-1155 ids with a

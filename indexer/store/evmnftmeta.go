@@ -14,44 +14,21 @@ import (
 
 // PendingTokens returns up to limit tokens queued for their metadata.
 func (s *Store) PendingTokens(ctx context.Context, chain netinfo.Chain, limit int) ([]evmdata.TokenRef, error) {
-	var out []evmdata.TokenRef
-	err := s.view(ctx, func(txn *badger.Txn) error {
-		prefix := newKey(tagNFTQ, chain)
-		return scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
-			k := item.Key()[len(prefix):]
-			p := evmdata.TokenRef{Contract: common.BytesToAddress(k[:20]), TokenID: new(big.Int).SetBytes(k[20:])}
-			if err := item.Value(func(v []byte) error {
-				if len(v) == 1 {
-					p.Kind = evmdata.ErcType(v[0])
-				}
-				return nil
-			}); err != nil {
-				return false, err
-			}
-			out = append(out, p)
-			return len(out) < limit, nil
-		})
+	return readQueue(ctx, s, chain, tagNFTQ, limit, "tokens", func(_ *badger.Txn, suffix, v []byte) (evmdata.TokenRef, error) {
+		ref := evmdata.TokenRef{Contract: common.BytesToAddress(suffix[:20]), TokenID: new(big.Int).SetBytes(suffix[20:])}
+		if len(v) == 1 {
+			ref.Kind = evmdata.ErcType(v[0])
+		}
+		return ref, nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s tokens to describe: %w", chain, err)
-	}
-	return out, nil
 }
 
 // SetNFTMetadata stores a token's URI and metadata and takes it off the queue.
 func (s *Store) SetNFTMetadata(ctx context.Context, chain netinfo.Chain, contract common.Address, id *big.Int,
 	m evmdata.NFTMetadata,
 ) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	err := s.db.Update(func(txn *badger.Txn) error {
-		if err := txn.Set(newKey(tagNFTMeta, chain).addr(contract).tokenID(id), encodeNFTMetadata(&m)); err != nil {
-			return err
-		}
-		return txn.Delete(newKey(tagNFTQ, chain).addr(contract).tokenID(id))
-	})
-	if err != nil {
+	k := newKey(tagNFTMeta, chain).addr(contract).tokenID(id)
+	if err := s.completeQueued(ctx, k, encodeNFTMetadata(&m), newKey(tagNFTQ, chain).addr(contract).tokenID(id)); err != nil {
 		return fmt.Errorf("storing %s metadata of %s #%s: %w", chain, contract, id, err)
 	}
 	return nil
