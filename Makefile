@@ -101,11 +101,13 @@ test-e2e: build
 # 100k; the issue's figure is 1M). The e2e catch-up one makes
 # AVADATA_BENCH_BLOCKS real blocks (default 2000) on the local subnet-evm
 # chain; the latency one times 100 transactions per EVM chain (the C-chain's
-# take ~2 s each).
+# take ~2 s each). The HTTP one serves AVADATA_BENCH_HTTP_TXS synthetic
+# transactions (default 1M) to 32 clients, next to the node's own eth API.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
 	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
 	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/
+	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;
 # rebuild them after changing tests/contracts/src. Needs node and npm; not

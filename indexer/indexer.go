@@ -39,6 +39,8 @@ const restartDelay = 5 * time.Second
 // Config tunes the indexer.
 type Config struct {
 	Follower follower.Config
+	// PrimaryPollInterval replaces Follower.PollInterval for P and X.
+	PrimaryPollInterval time.Duration
 	// Trace records internal transactions from the node's callTracer.
 	Trace bool
 	// Fetch says whether NFT metadata behind http(s)/ipfs URIs is read.
@@ -110,6 +112,9 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 	client, st, cfg, metrics := ix.client, ix.store, ix.cfg, ix.metrics
 	id := follower.Identity{Chain: ci.Chain, Name: ci.Name, BlockchainID: ci.BlockchainID.String()}
 	fcfg := cfg.Follower
+	if ci.Kind != netinfo.KindEVM && cfg.PrimaryPollInterval > 0 {
+		fcfg.PollInterval = cfg.PrimaryPollInterval
+	}
 	switch ci.Kind {
 	case netinfo.KindPlatform:
 		cursor, err := st.Cursor(ctx, ci.Chain, store.StreamBlocks)

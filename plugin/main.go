@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/ava-labs/avalanchego/version"
 	"github.com/ava-labs/avalanchego/vms/rpcchainvm"
@@ -14,9 +15,18 @@ import (
 	"github.com/avadata/avadata/vm"
 )
 
+// memoryLimit is the plugin's soft memory limit unless GOMEMLIMIT sets one:
+// the garbage collector works harder near it and returns freed memory to the
+// OS, so the heap Badger's compactions leave behind does not stay resident
+// beside the node. It is a target, not a cap: the plugin never fails on it.
+const memoryLimit = 512 << 20
+
 func main() {
 	if len(os.Args) > 1 {
 		os.Exit(runCommand(os.Args[1]))
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	if err := rpcchainvm.Serve(context.Background(), vm.New()); err != nil {
 		fmt.Fprintf(os.Stderr, "avadata: %v\n", err)

@@ -39,8 +39,12 @@ type Config struct {
 	// ContractMetadataFile names an optional JSON file of curated contract
 	// metadata (description, links, logo...) served with contract metadata.
 	ContractMetadataFile string `json:"contractMetadataFile"`
-	// PollInterval is how often a caught-up follower asks the node for new blocks.
+	// PollInterval is how often a caught-up EVM follower asks the node for
+	// new blocks; it bounds how long an accepted block takes to be served.
 	PollInterval Duration `json:"pollInterval"`
+	// PrimaryPollInterval is the same for the P- and X-chain followers,
+	// whose blocks are rarer and bound no latency target.
+	PrimaryPollInterval Duration `json:"primaryPollInterval"`
 	// BatchSize is how many blocks a follower fetches and writes at once (1..1024).
 	BatchSize int `json:"batchSize"`
 	// MaxLagBlocks is the lag, in blocks, beyond which a follower that has
@@ -77,14 +81,15 @@ type RateLimitConfig struct {
 
 // Defaults of the config keys.
 const (
-	DefaultAlias        = "data"
-	DefaultPollInterval = 50 * time.Millisecond
-	DefaultBatchSize    = 256
-	DefaultMaxLagBlocks = 1000
-	DefaultStuckAfter   = 2 * time.Minute
-	DefaultFetchers     = 4
-	maxBatchSize        = 1024 // index.getContainerRange's own cap
-	maxFetchers         = 32
+	DefaultAlias               = "data"
+	DefaultPollInterval        = 50 * time.Millisecond
+	DefaultPrimaryPollInterval = 250 * time.Millisecond
+	DefaultBatchSize           = 256
+	DefaultMaxLagBlocks        = 1000
+	DefaultStuckAfter          = 2 * time.Minute
+	DefaultFetchers            = 4
+	maxBatchSize               = 1024 // index.getContainerRange's own cap
+	maxFetchers                = 32
 )
 
 // ParseConfig decodes configBytes strictly (unknown keys are an error, so a
@@ -110,6 +115,9 @@ func ParseConfig(configBytes []byte) (Config, error) {
 	}
 	if cfg.PollInterval == 0 {
 		cfg.PollInterval = Duration(DefaultPollInterval)
+	}
+	if cfg.PrimaryPollInterval == 0 {
+		cfg.PrimaryPollInterval = Duration(DefaultPrimaryPollInterval)
 	}
 	if cfg.BatchSize == 0 {
 		cfg.BatchSize = DefaultBatchSize
@@ -140,8 +148,8 @@ func (c Config) validate() error {
 	if c.NFTMetadata.Timeout < 0 || c.NFTMetadata.MaxBytes < 0 {
 		return errors.New("invalid avadata chain config: nftMetadata.timeout and maxBytes must be positive")
 	}
-	if c.PollInterval < 0 || c.StuckAfter < 0 {
-		return errors.New("invalid avadata chain config: pollInterval and stuckAfter must be positive")
+	if c.PollInterval < 0 || c.PrimaryPollInterval < 0 || c.StuckAfter < 0 {
+		return errors.New("invalid avadata chain config: pollInterval, primaryPollInterval and stuckAfter must be positive")
 	}
 	if _, err := c.FollowedChains(); err != nil {
 		return fmt.Errorf("invalid avadata chain config: %w", err)

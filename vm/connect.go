@@ -36,7 +36,8 @@ func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Cl
 			BatchSize:    vm.config.BatchSize,
 			Fetchers:     vm.config.Fetchers,
 		},
-		Trace: *vm.config.TraceInternalTxs,
+		PrimaryPollInterval: time.Duration(vm.config.PrimaryPollInterval),
+		Trace:               *vm.config.TraceInternalTxs,
 		Fetch: evmmeta.FetchOptions{
 			Enabled:     vm.config.NFTMetadata.Fetch,
 			IPFSGateway: vm.config.NFTMetadata.IPFSGateway,

@@ -165,6 +165,13 @@ func (f *Follower[B]) step(ctx context.Context, cursor *store.Cursor) (bool, err
 		return false, fmt.Errorf("reading %s head: %w", f.id.Name, err)
 	}
 	f.recordHead(head)
+	if cursor.NextHeight > head+1 {
+		// The node never un-accepts a block: its database was replaced or
+		// the index came from elsewhere, and serving it would be wrong.
+		return false, fmt.Errorf("the index is ahead of the node: %s indexed up to %d, the node is at %d; "+
+			"if the node's database was replaced, stop the node and delete avadata's index to rebuild it",
+			f.id.Name, cursor.NextHeight-1, head)
+	}
 	if cursor.NextHeight > head {
 		f.recordCaughtUp()
 		return false, nil

@@ -3,6 +3,7 @@ package follower
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -160,4 +161,18 @@ func TestPipelinedCatchUpKeepsOrderAndCounts(t *testing.T) {
 		require.True(t, ok, "block %d", h)
 		require.Equal(t, int64(1000+h), b.Timestamp)
 	}
+}
+
+func TestFollowerReportsAnIndexAheadOfTheNode(t *testing.T) {
+	src := &fakeSource{head: 20}
+	f, _ := newTestFollower(t, src)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = f.Run(ctx) }()
+	waitIndexed(t, f, 20)
+	src.setHead(5) // the node's database was swapped for an older one
+	require.Eventually(t, func() bool {
+		return strings.Contains(f.Status().LastError, "the index is ahead of the node")
+	}, 10*time.Second, 5*time.Millisecond)
+	require.Equal(t, uint64(20), f.Status().IndexedHeight, "nothing is rewritten")
 }
