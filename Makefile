@@ -90,8 +90,11 @@ clean-localnet:
 # built first; -count=1 because those results depend on the built binaries.
 test: build test-unit test-e2e
 
+# The fuzz test of the HTTP layer runs for a bounded time: no panic, no 5xx,
+# the spec's error body on every non-2xx reply, valid JSON-RPC from /rpc.
 test-unit:
 	$(GO) test -count=1 ./plugin/... ./vm/... ./indexer/... ./handlers/... ./aggregator/... ./scripts/...
+	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRouter$$' -fuzztime 15s ./handlers/
 
 test-e2e: build
 	$(GO) test -count=1 -timeout 25m ./tests/...

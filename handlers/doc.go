@@ -5,7 +5,7 @@
 // # Mounting
 //
 // The VM returns the handler of New under its handler keys "" and
-// "/{rest:.*}". The node then passes every request for
+// "/{rest:(?s).*}". The node then passes every request for
 // /ext/bc/<chainID or alias>[/...] with its full path; the handler strips the
 // first three segments itself, because the chain segment varies. Everything
 // below is relative to that base URL ({base_url}). The metrics service is

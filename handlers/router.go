@@ -41,7 +41,7 @@ type route struct {
 }
 
 // New returns the HTTP handler of the avadata API. The VM registers it under
-// both of its handler keys, "" and "/{rest:.*}", so it receives every request
+// both of its handler keys, "" and "/{rest:(?s).*}", so it receives every request
 // for /ext/bc/<chainID or alias>[/...]; it strips that prefix itself.
 //
 // Layout below the base URL {base_url} = /ext/bc/<chainID or alias>:

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"unicode"
@@ -45,6 +47,11 @@ func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
 			r.Body = http.NoBody
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxRPCBodyBytes)
+		body, ok := validateRPCRequest(w, r)
+		if !ok {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		rpcServer.ServeHTTP(w, r)
 	}), nil
 }

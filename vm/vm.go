@@ -219,8 +219,13 @@ func (*VM) Version(context.Context) (string, error) { return Version, nil }
 // inside the plugin does all routing.
 func (vm *VM) CreateHandlers(context.Context) (map[string]http.Handler, error) {
 	h := vm.gate.wrap(vm.handler)
-	return map[string]http.Handler{"": h, "/{rest:.*}": h}, nil
+	return map[string]http.Handler{"": h, catchAllKey: h}, nil
 }
+
+// catchAllKey is the handler key for every sub-path. (?s) lets the pattern
+// match a path holding a newline (%0A): with a plain ".*" such a request
+// never reaches avadata and gets the node's text/plain 404.
+const catchAllKey = "/{rest:(?s).*}"
 
 func (*VM) NewHTTPHandler(context.Context) (http.Handler, error) { return nil, nil }
 

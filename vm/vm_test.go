@@ -58,7 +58,7 @@ func TestLifecycleWithoutNode(t *testing.T) {
 	handlers, err := vm.CreateHandlers(context.Background())
 	require.NoError(err)
 	rec := httptest.NewRecorder()
-	handlers["/{rest:.*}"].ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/ext/bc/data/v1/status", nil))
+	handlers[catchAllKey].ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/ext/bc/data/v1/status", nil))
 	require.Equal(http.StatusOK, rec.Code, rec.Body.String())
 	var status map[string]any
 	require.NoError(json.Unmarshal(rec.Body.Bytes(), &status))

@@ -38,6 +38,8 @@ func TestBadInputGets400(t *testing.T) {
 		{"negative timestamp", "GET", data + "/v1/networks/local/blockchains/p-chain/transactions?startTimestamp=-5", "", 400, "startTimestamp"},
 		{"malformed JSON body", "POST", data + "/v1/signatureAggregator/local/aggregateSignatures", `{"message": "0x12",`, 400, "JSON"},
 		{"unknown route", "GET", data + "/v1/nothing-here", "", 404, ""},
+		{"newline in a path segment", "GET", data + "/v1/chains/43112/addresses/%0A/transactions", "", 400, "address"},
+		{"newline in an unknown path", "GET", data + "/v1/%0Anothing", "", 404, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,6 +50,25 @@ func TestBadInputGets400(t *testing.T) {
 			r := doRequest(t, ctx, c.method, c.url, []byte(c.body), header)
 			requireErrorBody(t, r, c.status, c.mentions)
 		})
+	}
+}
+
+// TestJSONRPCInvalidRequests checks bodies that are JSON but no request
+// object get a JSON-RPC "invalid request" error, not an empty reply.
+func TestJSONRPCInvalidRequests(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, body := range []string{`null`, `{}`, `{"jsonrpc":"2.0","id":1}`, `"avadata.status"`} {
+		r := doRequest(t, ctx, http.MethodPost, env.base+"/rpc", []byte(body), map[string]string{"Content-Type": "application/json"})
+		var reply struct {
+			JSONRPC string `json:"jsonrpc"`
+			Error   struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal(r.body, &reply), "%s: body %q", body, r.body)
+		require.Equal(t, "2.0", reply.JSONRPC, body)
+		require.Equal(t, -32600, reply.Error.Code, "%s: %s", body, r.body)
 	}
 }
 

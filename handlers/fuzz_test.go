@@ -1,0 +1,113 @@
+package handlers
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzRouter sends arbitrary requests to the whole HTTP layer and checks the
+// promises every reply keeps: no panic and no 5xx; every non-2xx reply is
+// application/json in the spec's error body; every JSON-RPC reply is valid
+// JSON-RPC 2.0. `make test` runs it for a bounded time.
+func FuzzRouter(f *testing.F) {
+	for _, seed := range []struct{ method, path, query, body string }{
+		{"GET", "v1/chains/43112/addresses/0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC/transactions", "pageSize=3&sortOrder=asc", ""},
+		{"GET", "v1/chains/43112/addresses/\n/transactions", "", ""},
+		{"GET", "v1/chains/c-chain/tokens/0x0000000000000000000000000000000000000001/transfers", "pageToken=%00", ""},
+		{"GET", "v1/networks/local/blockchains/p-chain/transactions", "addresses=P-local1x&txTypes=AddValidatorTx", ""},
+		{"GET", "metrics/v2/chains/43112/contracts/0x0000000000000000000000000000000000000001/nfts:listHolders", "pageSize=5001", ""},
+		{"GET", "metrics/v1/avg_tps/p-chain", "pageSize=-1", ""},
+		{"POST", "rpc", "", `{"jsonrpc":"2.0","method":"avadata.status","params":{},"id":1}`},
+		{"POST", "rpc", "", `null`},
+		{"POST", "rpc", "", `[{"jsonrpc":"2.0"}]`},
+		{"POST", "v1/signatureAggregator/local/aggregateSignatures", "", `{"message":"0xzz"}`},
+		{"DELETE", "v1/status", "", ""},
+		{"GET", "v1/chains/%zz", "a=%", ""},
+	} {
+		f.Add(seed.method, seed.path, seed.query, seed.body)
+	}
+	api := newTestAPI(&testing.T{}, testConfig(), withFixtures(&testing.T{}, newFakeBackend()), &fakeController{})
+	f.Fuzz(func(t *testing.T, method, path, query, body string) {
+		if !validMethod(method) {
+			method = http.MethodGet
+		}
+		req := httptest.NewRequest(http.MethodGet, "http://node/", strings.NewReader(body))
+		req.Method = method
+		req.URL.Path, req.URL.RawPath, req.URL.RawQuery = "/ext/bc/data/"+path, "", query
+		req.RemoteAddr, req.Host = "", ""
+		rec := httptest.NewRecorder()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			api.handler.ServeHTTP(rec, req)
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s %q?%q hung", method, path, query)
+		}
+		checkReply(t, req, rec, body)
+	})
+}
+
+func validMethod(m string) bool {
+	switch m {
+	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions, http.MethodPatch:
+		return true
+	}
+	return false
+}
+
+func checkReply(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder, body string) {
+	t.Helper()
+	res := rec.Result()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 500 {
+		t.Fatalf("%s %q?%q: %d %s", req.Method, req.URL.Path, req.URL.RawQuery, res.StatusCode, raw)
+	}
+	if req.Method == http.MethodPost && req.URL.Path == "/ext/bc/data/rpc" && res.StatusCode < 300 {
+		checkJSONRPC(t, body, raw)
+		return
+	}
+	if res.StatusCode < 300 || req.Method == http.MethodHead {
+		return
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("%s %q: %d with Content-Type %q", req.Method, req.URL.Path, res.StatusCode, ct)
+	}
+	var e struct {
+		Message    json.RawMessage `json:"message"`
+		Error      *string         `json:"error"`
+		StatusCode *int            `json:"statusCode"`
+	}
+	if err := json.Unmarshal(raw, &e); err != nil || e.Message == nil || e.Error == nil || e.StatusCode == nil ||
+		*e.StatusCode != res.StatusCode {
+		t.Fatalf("%s %q: %d without the spec's error body: %s", req.Method, req.URL.Path, res.StatusCode, raw)
+	}
+}
+
+// checkJSONRPC requires a JSON-RPC 2.0 response, or no body for a valid
+// notification (a request object with a method and no id).
+func checkJSONRPC(t *testing.T, request string, raw []byte) {
+	t.Helper()
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		var req map[string]json.RawMessage
+		if json.Unmarshal([]byte(request), &req) != nil || req["method"] == nil || req["id"] != nil {
+			t.Fatalf("empty JSON-RPC reply to %q", request)
+		}
+		return
+	}
+	var reply struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &reply); err != nil || reply.JSONRPC != "2.0" || (reply.Result == nil) == (reply.Error == nil) {
+		t.Fatalf("invalid JSON-RPC reply to %q: %s", request, raw)
+	}
+}
