@@ -20,6 +20,8 @@ DATA_DIR     ?= .localnet
 HTTP_PORT    ?= 9650
 STAKING_PORT ?= 9651
 RUN_FLAGS    ?=
+# Extra node flags, e.g. make run NODE_FLAGS='--min-stake-duration=1m'.
+NODE_FLAGS   ?=
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
 
@@ -77,7 +79,8 @@ subnet-evm-plugin: $(SUBNET_EVM_BIN)
 # own termination reaches it and it stops the node.
 run: build
 	exec $(LOCALNET) --avalanchego=$(AVALANCHEGO) --plugin-dir=$(PLUGIN_DIR) \
-		--data-dir=$(DATA_DIR) --http-port=$(HTTP_PORT) --staking-port=$(STAKING_PORT) $(RUN_FLAGS)
+		--data-dir=$(DATA_DIR) --http-port=$(HTTP_PORT) --staking-port=$(STAKING_PORT) \
+		--node-flags='$(NODE_FLAGS)' $(RUN_FLAGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -33,6 +33,7 @@ func run() error {
 	var (
 		cfg         localnet.Config
 		chainConfig string
+		nodeFlags   string
 		showOutput  bool
 	)
 	flag.StringVar(&cfg.AvalancheGoPath, "avalanchego", "build/avalanchego", "avalanchego binary")
@@ -41,6 +42,7 @@ func run() error {
 	flag.IntVar(&cfg.HTTPPort, "http-port", 9650, "node HTTP port")
 	flag.IntVar(&cfg.StakingPort, "staking-port", 9651, "node staking port")
 	flag.StringVar(&chainConfig, "chain-config", "", `extra avadata chain-config keys as a JSON object, e.g. '{"apiKeys":["k"]}'`)
+	flag.StringVar(&nodeFlags, "node-flags", "", `extra node flags as on its command line, e.g. "--min-stake-duration=1m --log-level=debug"`)
 	flag.BoolVar(&showOutput, "show-node-output", false, "stream the node's output here instead of into a file in the data dir")
 	flag.BoolVar(&cfg.SkipSubnetEVM, "skip-subnet-evm", false, "do not create the subnet-evm chain (EVM chain ID 99999) on a data dir that has none")
 	flag.Parse()
@@ -51,6 +53,10 @@ func run() error {
 		if err := json.Unmarshal([]byte(chainConfig), &cfg.ChainConfig); err != nil {
 			return fmt.Errorf("--chain-config must be a JSON object: %w", err)
 		}
+	}
+	var err error
+	if cfg.ExtraFlags, err = localnet.ParseNodeFlags(nodeFlags); err != nil {
+		return fmt.Errorf("--node-flags: %w", err)
 	}
 	if showOutput {
 		cfg.Stdout, cfg.Stderr = os.Stdout, os.Stdout
