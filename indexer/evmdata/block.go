@@ -32,3 +32,6 @@ func (b *Block) Time() int64 { return int64(b.Timestamp) }
 
 // TxCount is the number of transactions in the block.
 func (b *Block) TxCount() int { return len(b.Txs) }
+
+// HasTraces reports Traced, for the follower's status.
+func (b *Block) HasTraces() bool { return b.Traced }

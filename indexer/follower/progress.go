@@ -80,6 +80,9 @@ func (p *progressLog) maybeLog(s Status) {
 		zap.Uint64("lag", s.Lag),
 		zap.String("blocksPerSecond", formatRate(s.BlocksPerSecond)),
 	}
+	if s.TracesAvailable != nil {
+		fields = append(fields, zap.Bool("traces", *s.TracesAvailable))
+	}
 	if s.BlocksPerSecond > 0 && s.Lag > 0 {
 		eta := time.Duration(float64(s.Lag) / s.BlocksPerSecond * float64(time.Second))
 		fields = append(fields, zap.Duration("eta", eta.Round(time.Second)))

@@ -70,6 +70,10 @@ func (f *Follower[B]) recordBatch(blocks []B, now time.Time, took time.Duration)
 	f.mu.Lock()
 	f.status.LastApplied = now
 	f.status.LastError = ""
+	if traced, ok := any(blocks[len(blocks)-1]).(interface{ HasTraces() bool }); ok {
+		has := traced.HasTraces()
+		f.status.TracesAvailable = &has
+	}
 	f.mu.Unlock()
 	f.recordIndexed(last, now)
 	f.recordHead(max(last, f.Status().NodeHeight))

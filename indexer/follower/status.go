@@ -19,6 +19,9 @@ type Status struct {
 	// ETASeconds estimates the time to catch up at the current rate (0 when
 	// caught up or unknown).
 	ETASeconds int64 `json:"etaSeconds,omitempty"`
+	// TracesAvailable says whether the node traced the last indexed block
+	// (internal transactions recorded); absent for chains without traces.
+	TracesAvailable *bool `json:"tracesAvailable,omitempty"`
 	// LastApplied is the wall-clock time of the follower's last write to the
 	// store (zero before the first one).
 	LastApplied time.Time `json:"lastApplied"`

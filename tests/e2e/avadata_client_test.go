@@ -55,6 +55,8 @@ type followerStatus struct {
 	Paused        bool   `json:"paused"`
 	Running       bool   `json:"running"`
 	LastError     string `json:"lastError"`
+	// TracesAvailable is set for EVM chains only.
+	TracesAvailable *bool `json:"tracesAvailable"`
 }
 
 func avadataStatus(t *testing.T, ctx context.Context, base string) map[string]followerStatus {
