@@ -179,16 +179,6 @@ func (i Info) ChainID(c Chain) ids.ID {
 	return ci.BlockchainID
 }
 
-// ChainByID returns the Chain whose blockchain ID is id.
-func (i Info) ChainByID(id ids.ID) (Chain, bool) {
-	for _, ci := range i.Chains {
-		if ci.BlockchainID == id {
-			return ci.Chain, true
-		}
-	}
-	return 0, false
-}
-
 // EVMChains returns the EVM chains, the C-chain first.
 func (i Info) EVMChains() []ChainInfo {
 	var out []ChainInfo
