@@ -4,11 +4,13 @@ import (
 	"context"
 	"math/big"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/store"
 )
 
@@ -23,6 +25,9 @@ type Backend struct {
 	// EVMState reads live state from the node's EVM chains (current native
 	// balances), which the index does not keep.
 	EVMState EVMStateReader
+	// Primary serves the primary-network endpoints (P, X and C-chain
+	// atomic data) from the index.
+	Primary PrimaryReader
 }
 
 // NodeView is the plugin's view of its node.
@@ -57,6 +62,24 @@ type EVMReader interface {
 		after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
 	Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
 		limit int, pinned uint64) ([]evmdata.Holder, evmdata.Collection, error)
+}
+
+// PrimaryReader serves the primary-network endpoints from the index
+// (*store.PrimaryReader). Addresses are the 20 bytes of an X/P-chain
+// address (or of a 0x address, for C-chain atomic lookups).
+type PrimaryReader interface {
+	// Txs lists chain's txs as q selects them.
+	Txs(ctx context.Context, chain netinfo.Chain, q pdata.TxQuery) ([]pdata.IndexedTx, error)
+	// Balances sums the UTXOs of addrs on chain by category and asset as
+	// they stood at time at (Unix seconds).
+	Balances(ctx context.Context, chain netinfo.Chain, addrs []ids.ShortID, at int64) ([]pdata.BalanceEntry, error)
+	// Assets describes the given assets; unknown ones are left out.
+	Assets(ctx context.Context, assets []ids.ID) (map[ids.ID]pdata.Asset, error)
+	// BlocksByProposer lists chain's blocks proposed by q.NodeID.
+	BlocksByProposer(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error)
+	// HeightAtTime returns the height of the last block of chain with a
+	// time <= ts (0 when none), turning timestamp bounds into heights.
+	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
 }
 
 // EVMStateReader reads current state from the node's EVM chains.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 )
 
 // requestTimeout bounds one index call: avalanchego's index client uses
@@ -23,34 +24,41 @@ import (
 // hang the follower.
 const requestTimeout = 30 * time.Second
 
+// MaxRange is the most containers one index call returns.
+const MaxRange = 1024
+
 // Container is one accepted block as the index returns it, unwrapped.
 type Container struct {
-	ID    ids.ID // the accepted (outer) block ID
-	Inner []byte // the VM's own block bytes
-	// ProposerTime is the proposervm timestamp; zero for option blocks and
-	// blocks from before the proposervm fork.
-	ProposerTime time.Time
+	ID       ids.ID // the accepted (outer) block ID
+	ParentID ids.ID // the outer parent ID (zero before the proposervm fork: see the inner block)
+	Inner    []byte // the VM's own block bytes
+	Size     int    // bytes of the accepted (outer) block
+	// Proposer is the proposervm wrapper's header; nil for option blocks
+	// and blocks from before the proposervm fork.
+	Proposer *pdata.Proposer
+	// Wrapped says the container is a proposervm block (signed or option).
+	Wrapped bool
 }
 
-// ParseFunc turns a container into a block summary.
-type ParseFunc func(Container) (*chaindata.Summary, error)
+// ParseFunc turns a container into a domain block.
+type ParseFunc[B chaindata.Block] func(Container) (B, error)
 
 // Source implements follower.Source over the index API.
-type Source struct {
+type Source[B chaindata.Block] struct {
 	chain  netinfo.Chain
 	client *indexer.Client
-	parse  ParseFunc
+	parse  ParseFunc[B]
 }
 
 // NewSource returns a source of chain's blocks parsed by parse.
-func NewSource(chain netinfo.Chain, client *indexer.Client, parse ParseFunc) *Source {
-	return &Source{chain: chain, client: client, parse: parse}
+func NewSource[B chaindata.Block](chain netinfo.Chain, client *indexer.Client, parse ParseFunc[B]) *Source[B] {
+	return &Source[B]{chain: chain, client: client, parse: parse}
 }
 
 // The genesis block is never indexed, so index i holds height i+1.
 
 // Head returns the height of the last indexed block.
-func (s *Source) Head(ctx context.Context) (uint64, error) {
+func (s *Source[B]) Head(ctx context.Context) (uint64, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	_, index, err := s.client.GetLastAccepted(ctx)
@@ -63,43 +71,73 @@ func (s *Source) Head(ctx context.Context) (uint64, error) {
 	return index + 1, nil
 }
 
-// Fetch returns blocks from height from on, at most max (1024 at most).
-func (s *Source) Fetch(ctx context.Context, from uint64, max int) ([]*chaindata.Summary, error) {
-	if from == 0 {
-		return nil, fmt.Errorf("%s genesis block is not in the index", s.chain)
-	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
-	containers, err := s.client.GetContainerRange(ctx, from-1, max)
+// Fetch returns blocks from height from on, at most max (MaxRange at most).
+func (s *Source[B]) Fetch(ctx context.Context, from uint64, max int) ([]B, error) {
+	containers, err := s.Containers(ctx, from, max)
 	if err != nil {
-		return nil, fmt.Errorf("index.getContainerRange(%d, %d): %w", from-1, max, err)
+		return nil, err
 	}
-	out := make([]*chaindata.Summary, 0, len(containers))
+	out := make([]B, 0, len(containers))
 	for i, c := range containers {
-		summary, err := s.parse(unwrap(c))
+		blk, err := s.parse(c)
 		if err != nil {
 			return nil, fmt.Errorf("parsing %s container %s: %w", s.chain, c.ID, err)
 		}
-		if want := from + uint64(i); summary.Number != want {
+		if want := from + uint64(i); blk.Height() != want {
 			return nil, fmt.Errorf("%s index position %d holds height %d: the node's index is incomplete "+
-				"(was --index-enabled set before the node's first start?)", s.chain, want-1, summary.Number)
+				"(was --index-enabled set before the node's first start?)", s.chain, want-1, blk.Height())
 		}
-		out = append(out, summary)
+		out = append(out, blk)
 	}
 	return out, nil
 }
 
-// unwrap strips the proposervm wrapper; bytes that do not parse as one are
+// Containers returns the unwrapped containers of heights from.. (at most
+// max), unparsed: a reader that needs a neighbour of a range (the option
+// after a proposal block) reads it through here.
+func (s *Source[B]) Containers(ctx context.Context, from uint64, max int) ([]Container, error) {
+	if from == 0 {
+		return nil, fmt.Errorf("%s genesis block is not in the index", s.chain)
+	}
+	max = min(max, MaxRange)
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	containers, err := s.client.GetContainerRange(ctx, from-1, max)
+	if err != nil {
+		// Asked past the last accepted container (a reader looking ahead):
+		// nothing there yet. The node says so only in its message.
+		msg := err.Error()
+		if strings.Contains(msg, "no containers have been accepted") || strings.Contains(msg, "> last accepted index") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("index.getContainerRange(%d, %d): %w", from-1, max, err)
+	}
+	out := make([]Container, len(containers))
+	for i, c := range containers {
+		out[i] = Unwrap(c.ID, c.Bytes)
+	}
+	return out, nil
+}
+
+// Unwrap strips the proposervm wrapper; bytes that do not parse as one are
 // a pre-fork block and are the inner block themselves.
-func unwrap(c indexer.Container) Container {
-	out := Container{ID: c.ID, Inner: c.Bytes}
-	wrapped, err := proposerblock.ParseWithoutVerification(c.Bytes)
+func Unwrap(id ids.ID, b []byte) Container {
+	out := Container{ID: id, Inner: b, Size: len(b)}
+	wrapped, err := proposerblock.ParseWithoutVerification(b)
 	if err != nil {
 		return out
 	}
+	out.Wrapped = true
 	out.Inner = wrapped.Block()
+	out.ParentID = wrapped.ParentID()
 	if signed, ok := wrapped.(proposerblock.SignedBlock); ok {
-		out.ProposerTime = signed.Timestamp()
+		out.Proposer = &pdata.Proposer{
+			ID:           id,
+			ParentID:     wrapped.ParentID(),
+			NodeID:       signed.Proposer(),
+			PChainHeight: signed.PChainHeight(),
+			Timestamp:    signed.Timestamp().Unix(),
+		}
 	}
 	return out
 }

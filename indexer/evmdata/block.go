@@ -4,6 +4,8 @@ import (
 	"math/big"
 
 	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/pdata"
 )
 
 // Block is one accepted block with everything avadata indexes of it.
@@ -22,6 +24,9 @@ type Block struct {
 	// contracts were recorded from the node's callTracer. A node that cannot
 	// trace a block leaves it false rather than inventing an empty trace.
 	Traced bool
+	// Atomic are the C-chain atomic (import/export) txs of the block, from
+	// its blockExtraData; nil on every other EVM chain.
+	Atomic []*pdata.Tx
 }
 
 // Height and the other accessors let the follower handle any domain block.

@@ -15,7 +15,7 @@ import (
 // NewSource returns the P-chain block source. lastBlockTs is the timestamp
 // of the last indexed block: Apricot option blocks carry no time of their
 // own and inherit it.
-func NewSource(client *indexer.Client, lastBlockTs int64) *blockindex.Source {
+func NewSource(client *indexer.Client, lastBlockTs int64) *blockindex.Source[*chaindata.Summary] {
 	p := &parser{lastTs: lastBlockTs}
 	return blockindex.NewSource(netinfo.P, client, p.parse)
 }
@@ -42,8 +42,8 @@ func blockTime(blk block.Block, c blockindex.Container, previous int64) int64 {
 	if banff, ok := blk.(block.BanffBlock); ok {
 		return banff.Timestamp().Unix()
 	}
-	if !c.ProposerTime.IsZero() {
-		return c.ProposerTime.Unix()
+	if c.Proposer != nil {
+		return c.Proposer.Timestamp
 	}
 	return previous
 }

@@ -23,7 +23,7 @@ func NewParser() (block.Parser, error) {
 }
 
 // NewSource returns the X-chain block source.
-func NewSource(client *indexer.Client) (*blockindex.Source, error) {
+func NewSource(client *indexer.Client) (*blockindex.Source[*chaindata.Summary], error) {
 	parser, err := NewParser()
 	if err != nil {
 		return nil, fmt.Errorf("creating X-chain parser: %w", err)
