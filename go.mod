@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/ava-labs/avalanchego v1.14.2
+	github.com/ava-labs/avalanchego/graft/coreth v1.14.2
 	github.com/ava-labs/libevm v1.13.14-0.4.0.rc.2
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/gorilla/mux v1.8.1
@@ -21,7 +22,6 @@ require (
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/StephenButtolph/canoto v0.18.0 // indirect
 	github.com/VictoriaMetrics/fastcache v1.12.1 // indirect
-	github.com/ava-labs/avalanchego/graft/coreth v1.14.2 // indirect
 	github.com/ava-labs/avalanchego/graft/evm v1.14.2 // indirect
 	github.com/ava-labs/firewood-go-ethhash/ffi v0.3.1 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -44,6 +44,15 @@
 // (evm_listing.go). Every request runs under Config.RequestTimeout, below
 // the node's write timeout, so a slow query ends in a 503 the client reads.
 //
+// # Primary-network endpoints
+//
+// Transactions, balances and blocks by proposer (spec 4, 7, 14) are served
+// from the index through Backend.Primary (primary_txs.go,
+// primary_balances.go, primary_blocks.go); primary_shape.go and
+// primary_txshape.go alone turn pdata values into the OpenAPI's P-, X- and
+// C-chain shapes (primary_json.go). Tx listings page by position (the token
+// carries the last tx read) and end a page early at a UTXO threshold (rule 3).
+//
 // # Clients and limits
 //
 // API keys are optional (x-data-api-key or x-glacier-api-key). Plugins see

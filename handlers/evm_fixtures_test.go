@@ -157,6 +157,7 @@ func withFixtures(t *testing.T, backend *fakeBackend) *fakeBackend {
 		GasPrice: gwei(1), EffectiveGasPrice: gwei(1), Status: 1, GasUsed: 21_000}
 	f.addTx(testSubnetChain, evmdata.IndexedTx{Block: blockRef(3), Tx: subnetTx, Traced: true})
 
+	loadPrimaryFixtures(backend.primary)
 	backend.setIndexedHeight(netinfo.C, fixtureHeight)
 	backend.setIndexedHeight(testSubnetChain, 3)
 	return backend

@@ -31,6 +31,7 @@ var (
 	testCChainID      = ids.ID{'c'}
 	testSubnetChainID = ids.ID{'d'}
 	testSubnetID      = ids.ID{'s'}
+	testAVAXAssetID   = ids.ID{'a', 'v', 'a', 'x'}
 )
 
 // testSubnetChain is the store number and EVM chain id of "dispatch".
@@ -45,7 +46,7 @@ func localInfo() netinfo.Info {
 		Chain: testSubnetChain, Kind: netinfo.KindEVM, BlockchainID: testSubnetChainID,
 		SubnetID: testSubnetID, Name: "dispatch", EVMChainID: testSubnetEVMChainID,
 	})
-	return netinfo.Info{NetworkID: constants.LocalID, Chains: chains}
+	return netinfo.Info{NetworkID: constants.LocalID, AVAXAssetID: testAVAXAssetID, Chains: chains}
 }
 
 // fakeBackend is an in-memory node view and metrics reader; evm holds the
@@ -60,11 +61,12 @@ type fakeBackend struct {
 	panicMsg string // Statuses panics with it when set
 	tpsCalls []tpsCall
 	evm      *fakeEVM
+	primary  *fakePrimary
 }
 
 // readers is the Backend the handler gets.
 func (f *fakeBackend) readers() Backend {
-	return Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm}
+	return Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm, Primary: f.primary}
 }
 
 type tpsCall struct {
@@ -79,6 +81,7 @@ func newFakeBackend() *fakeBackend {
 		buckets: map[netinfo.Chain][]store.TPSBucket{},
 		key:     []byte("test page token key"),
 		evm:     newFakeEVM(),
+		primary: newFakePrimary(),
 	}
 }
 

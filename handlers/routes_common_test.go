@@ -104,9 +104,9 @@ func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
 
 func TestNotServedYetMessage(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	rec := api.get(t, "/ext/bc/data/v1/networks/local/blockchains/p-chain/transactions")
+	rec := api.get(t, "/ext/bc/data/v1/networks/local/blockchains/x-chain/vertices")
 	msg := requireDataError(t, rec, http.StatusNotFound)
-	require.Equal(t, "GET /v1/networks/{network}/blockchains/{blockchainId}/transactions is not served by avadata v-test yet", msg)
+	require.Equal(t, "GET /v1/networks/{network}/blockchains/{blockchainId}/vertices is not served by avadata v-test yet", msg)
 }
 
 // TestLiteralSuffixRoutes checks that the routes whose last segment carries
@@ -122,12 +122,12 @@ func TestLiteralSuffixRoutes(t *testing.T) {
 		evm   = "/v1/chains/{chainId}/addresses/{address}"
 	)
 	runRouteCases(t, api, []routeCase{
-		valid("transactions", pBase+"/transactions", txs),
+		ok("transactions", pBase+"/transactions", "transactions"),
 		valid("transactions:listStaking", pBase+"/transactions:listStaking", txs+":listStaking"),
 		valid("encoded colon", pBase+"/transactions%3AlistStaking", txs+":listStaking"),
 		// The X-chain is fine for /transactions but not for :listStaking, so
 		// each reply shows which route answered.
-		valid("x-chain transactions", xBase+"/transactions", txs),
+		ok("x-chain transactions", xBase+"/transactions", "transactions"),
 		invalid("x-chain listStaking", xBase+"/transactions:listStaking", "blockchainId", "not supported by this endpoint"),
 		valid("vertices", xBase+"/vertices", verts),
 		valid("vertices:listByHeight", xBase+"/vertices:listByHeight?vertexHeight=0", verts+":listByHeight"),
@@ -201,19 +201,20 @@ func TestStubPageTokens(t *testing.T) {
 	tpsPage := page{route: routeAvgTPS, filters: NewFilterHash(routeAvgTPS, "P")}
 	token, err := s.nextPageToken(tpsPage, 1, nil)
 	require.NoError(t, err)
-	path := "/v1/networks/local/blockchains/p-chain/transactions?pageToken="
+	path := "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=1&pageToken="
 	requireDataError(t, api.get(t, path+token), http.StatusBadRequest, "invalid pageToken", "another endpoint")
 	requireDataError(t, api.get(t, path+"garbage"), http.StatusBadRequest, "invalid pageToken")
 
 	// A token of the same route and filters passes validation.
 	q := url.Values{}
-	txsPage := page{route: routeListPrimaryTxs, filters: NewFilterHash(routeListPrimaryTxs, "P", "", "", "", "", "", "desc")}
-	token, err = s.nextPageToken(txsPage, 7, nil)
+	verticesPage := page{route: routeListVerticesByHeight, filters: NewFilterHash(routeListVerticesByHeight, "1", "desc")}
+	token, err = s.nextPageToken(verticesPage, 7, nil)
 	require.NoError(t, err)
 	q.Set("pageToken", token)
-	requireDataError(t, api.get(t, "/v1/networks/local/blockchains/p-chain/transactions?"+q.Encode()), http.StatusNotFound, "not served")
+	const vertices = "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=1&"
+	requireDataError(t, api.get(t, vertices+q.Encode()), http.StatusNotFound, "not served")
 	// ... but not with other filters.
-	requireDataError(t, api.get(t, "/v1/networks/local/blockchains/p-chain/transactions?sortOrder=asc&"+q.Encode()),
+	requireDataError(t, api.get(t, vertices+"sortOrder=asc&"+q.Encode()),
 		http.StatusBadRequest, "invalid pageToken", "other parameters")
 }
 

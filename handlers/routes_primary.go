@@ -8,12 +8,15 @@ import (
 	"strings"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // Primary-network chain endpoints (spec 4, 7, 13, 14, 15):
-// /v1/networks/{network}/blockchains/{blockchainId}/...
+// /v1/networks/{network}/blockchains/{blockchainId}/... Transactions,
+// balances and blocks are served from the index (primary_txs.go,
+// primary_balances.go, primary_blocks.go); the vertex endpoints are stubs.
 
 // Route names (also the hosted API's operation IDs).
 const (
@@ -42,17 +45,17 @@ func (s *server) primaryRoutes() []route {
 	const base = "/v1/networks/{network}/blockchains/{blockchainId}"
 	return []route{
 		{name: routeListPrimaryTxs, method: http.MethodGet, path: base + "/transactions",
-			summary: "latest transactions of the P, X or C chain (not served yet)",
-			handler: stub(s, s.parseListPrimaryTxsRequest)},
+			summary: "latest transactions of the P, X or C chain",
+			handler: s.adapt(s.serveListPrimaryTxs)},
 		{name: routeGetPrimaryBalances, method: http.MethodGet, path: base + "/balances",
-			summary: "balances of addresses on the P, X or C chain (not served yet)",
-			handler: stub(s, s.parseGetPrimaryBalancesRequest)},
+			summary: "balances of addresses on the P, X or C chain",
+			handler: s.adapt(s.serveGetPrimaryBalances)},
 		{name: routeListVerticesByHeight, method: http.MethodGet, path: base + "/vertices:listByHeight",
 			summary: "X-chain vertices at a height (not served yet)",
 			handler: stub(s, s.parseListVerticesByHeightRequest)},
 		{name: routeListBlocksByNode, method: http.MethodGet, path: base + "/nodes/{nodeId}/blocks",
-			summary: "blocks proposed by a node (not served yet)",
-			handler: stub(s, s.parseListBlocksByNodeRequest)},
+			summary: "blocks proposed by a node",
+			handler: s.adapt(s.serveListBlocksByNode)},
 		{name: routeListLatestVertices, method: http.MethodGet, path: base + "/vertices",
 			summary: "latest X-chain vertices (not served yet)",
 			handler: stub(s, s.parseListLatestVerticesRequest)},
@@ -61,18 +64,38 @@ func (s *server) primaryRoutes() []route {
 
 // parsePrimaryAddresses reads a list of X/P-chain addresses of the node's
 // network ("avax1...", "P-avax1...", "X-fuji1..."). allowEVM also admits
-// 0x addresses, which C-chain atomic lookups accept.
-func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, error) {
-	bech32 := primaryAddressValidator(s.backend.Node.Network().HRP())
-	return parseList(q, name, maxListEntries, func(item string) error {
+// 0x addresses, which C-chain atomic lookups accept. It returns the
+// addresses as given (for page token filters) and their 20 bytes, in the
+// same order: the index keys X/P and EVM addresses alike by those bytes.
+func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, []ids.ShortID, error) {
+	hrp := s.backend.Node.Network().HRP()
+	decoded := make(map[string]ids.ShortID)
+	items, err := parseList(q, name, maxListEntries, func(item string) error {
 		if !strings.HasPrefix(item, "0x") && !strings.HasPrefix(item, "0X") {
-			return bech32(item)
+			b, err := parsePrimaryAddress(item, hrp)
+			if err != nil {
+				return err
+			}
+			decoded[item], err = ids.ToShortID(b)
+			return err
 		}
 		if !allowEVM {
 			return errors.New("is an EVM address; only C-chain atomic lookups accept those, here give X/P-chain addresses")
 		}
-		return validateEVMAddress(item)
+		if err := validateEVMAddress(item); err != nil {
+			return err
+		}
+		decoded[item] = ids.ShortID(common.HexToAddress(item))
+		return nil
 	})
+	if err != nil {
+		return nil, nil, err
+	}
+	addrs := make([]ids.ShortID, len(items))
+	for i, item := range items {
+		addrs[i] = decoded[item]
+	}
+	return items, addrs, nil
 }
 
 // listPrimaryTxsRequest is the validated input of
@@ -80,6 +103,8 @@ func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool)
 type listPrimaryTxsRequest struct {
 	Chain     netinfo.Chain
 	Addresses []string // as given; 0x addresses only on the C-chain
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
 	// L1ValidationID selects the L1 validator transactions of one
 	// validation (P-chain only).
 	L1ValidationID    ids.ID
@@ -96,7 +121,7 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequ
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, err = s.parsePrimaryAddresses(q, paramAddresses, req.Chain == netinfo.C); err != nil {
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, req.Chain == netinfo.C); err != nil {
 		return req, err
 	}
 	if raw := q.Get(paramL1ValidationID); raw != "" {
@@ -146,6 +171,8 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequ
 type getPrimaryBalancesRequest struct {
 	Chain     netinfo.Chain
 	Addresses []string // as given; 0x addresses only on the C-chain
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
 	// BlockTimestamp is the time (Unix seconds) to compute balances at;
 	// unset means now.
 	BlockTimestamp bound[int64]
@@ -161,7 +188,7 @@ func (s *server) parseGetPrimaryBalancesRequest(r *http.Request) (getPrimaryBala
 	if req.BlockTimestamp, err = parseTimestamp(q, paramBlockTimestamp); err != nil {
 		return req, err
 	}
-	req.Addresses, err = s.parsePrimaryAddresses(q, paramAddresses, req.Chain == netinfo.C)
+	req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, req.Chain == netinfo.C)
 	return req, err
 }
 

@@ -14,29 +14,53 @@ import (
 
 const primaryTpl = "/v1/networks/{network}/blockchains/{blockchainId}"
 
-// networkCases are the {network} cases of every /v1/networks route; p builds
-// the path for a network segment.
+// accepted builds the case of a valid request: served routes answer 200
+// with a body that has a key (servedBy), stubs their "not served yet" 404
+// (notServed).
+type accepted func(name, path string) routeCase
+
+func servedBy(key string) accepted {
+	return func(name, path string) routeCase { return ok(name, path, key) }
+}
+
+func notServed(tpl string) accepted {
+	return func(name, path string) routeCase { return valid(name, path, tpl) }
+}
+
+// networkCases are the {network} cases of a stub /v1/networks route with
+// template tpl; p builds the path for a network segment.
 func networkCases(p func(network string) string, tpl string) []routeCase {
+	return networkCasesFor(p, notServed(tpl))
+}
+
+// networkCasesFor are the {network} cases of every /v1/networks route.
+func networkCasesFor(p func(network string) string, valid accepted) []routeCase {
 	return []routeCase{
-		valid("local", p("local"), tpl),
-		valid("network any case", p("LOCAL"), tpl),
+		valid("local", p("local")),
+		valid("network any case", p("LOCAL")),
 		invalid("other network", p("mainnet"), "this node serves network 'local'; request was for 'mainnet'"),
 		invalid("testnet is fuji", p("testnet"), "serves network 'local'", "'testnet'"),
 		invalid("unknown network", p("devnet"), "invalid network 'devnet'", "'mainnet', 'fuji', 'testnet', 'local'"),
 	}
 }
 
-// blockchainCases checks {blockchainId} against the chains a route allows;
-// p builds the path for a network and blockchain segment.
+// blockchainCases checks {blockchainId} of a stub route with template tpl
+// against the chains it allows; p builds the path for a network and
+// blockchain segment.
 func blockchainCases(p func(network, chain string) string, tpl string, allowed []netinfo.Chain) []routeCase {
+	return blockchainCasesFor(p, notServed(tpl), allowed)
+}
+
+// blockchainCasesFor checks {blockchainId} against the chains a route allows.
+func blockchainCasesFor(p func(network, chain string) string, valid accepted, allowed []netinfo.Chain) []routeCase {
 	node := localInfo()
 	var cases []routeCase
-	cases = append(cases, networkCases(func(n string) string { return p(n, allowed[0].DataAPIAlias()) }, tpl)...)
+	cases = append(cases, networkCasesFor(func(n string) string { return p(n, allowed[0].DataAPIAlias()) }, valid)...)
 	for _, c := range allPrimaryChains() {
 		alias, id := c.DataAPIAlias(), node.ChainID(c).String()
 		if slices.Contains(allowed, c) {
-			cases = append(cases, valid(alias, p("local", alias), tpl), valid(alias+" by id", p("local", id), tpl),
-				valid(alias+" upper case", p("local", strings.ToUpper(alias)), tpl))
+			cases = append(cases, valid(alias, p("local", alias)), valid(alias+" by id", p("local", id)),
+				valid(alias+" upper case", p("local", strings.ToUpper(alias))))
 		} else {
 			cases = append(cases,
 				invalid(alias+" not allowed", p("local", alias), "blockchainId '"+alias+"'", "not supported by this endpoint"),
@@ -53,29 +77,28 @@ func blockchainCases(p func(network, chain string) string, tpl string, allowed [
 }
 
 func TestListPrimaryTxsRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	tpl := primaryTpl + "/transactions"
+	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/transactions" }
-	cases := blockchainCases(path, tpl, allPrimaryChains())
+	cases := blockchainCasesFor(path, servedBy("transactions"), allPrimaryChains())
 
 	addr, addr2 := bech32Addr(t, "local", 1), bech32Addr(t, "local", 2)
 	fujiAddr := bech32Addr(t, "fuji", 1)
 	validation := ids.ID{5}
 	p, c, x := path("local", "p-chain"), path("local", "c-chain"), path("local", "x-chain")
 	cases = append(cases,
-		valid("addresses", p+"?addresses="+addr+",P-"+addr2+",X-"+addr, tpl),
-		valid("all filters", p+"?addresses="+addr+"&txTypes=AddValidatorTx&txTypes=AddDelegatorTx,BaseTx"+
-			"&startTimestamp=1&endTimestamp=2&pageSize=100&sortOrder=ASC", tpl),
-		valid("l1ValidationId cb58", p+"?l1ValidationId="+validation.String(), tpl),
-		valid("l1ValidationId hex with filters", p+"?l1ValidationId=0x"+validation.Hex()+"&txTypes=SetL1ValidatorWeightTx&startTimestamp=5", tpl),
-		valid("evm address on c-chain", c+"?addresses="+testEVMAddr+","+addr+"&txTypes=ImportTx", tpl),
+		ok("addresses", p+"?addresses="+addr+",P-"+addr2+",X-"+addr, "transactions"),
+		ok("all filters", p+"?addresses="+addr+"&txTypes=AddValidatorTx&txTypes=AddDelegatorTx,BaseTx"+
+			"&startTimestamp=1&endTimestamp=2&pageSize=100&sortOrder=ASC", "transactions"),
+		ok("l1ValidationId cb58", p+"?l1ValidationId="+validation.String(), "transactions"),
+		ok("l1ValidationId hex with filters", p+"?l1ValidationId=0x"+validation.Hex()+"&txTypes=SetL1ValidatorWeightTx&startTimestamp=5", "transactions"),
+		ok("evm address on c-chain", c+"?addresses="+testEVMAddr+","+addr+"&txTypes=ImportTx", "transactions"),
 		invalid("evm address on p-chain", p+"?addresses="+testEVMAddr, "invalid addresses", "EVM address", "C-chain"),
 		invalid("bad evm address on c-chain", c+"?addresses=0x12", "invalid addresses", "40 hex digits"),
 		invalid("other network's address", p+"?addresses="+fujiAddr, "invalid addresses", `"fuji"`, `"local"`),
 		invalid("not an address", p+"?addresses=hello", "invalid addresses", "bech32"),
 		invalid("bad chain prefix", p+"?addresses=Z-"+addr, "invalid addresses", "chain prefix"),
 		invalid("too many addresses", p+"?addresses="+manyAddresses(t, maxListEntries+1), "addresses", "more than 64"),
-		valid("at the address limit", p+"?addresses="+manyAddresses(t, maxListEntries), tpl),
+		ok("at the address limit", p+"?addresses="+manyAddresses(t, maxListEntries), "transactions"),
 		invalid("l1ValidationId off the P-chain", x+"?l1ValidationId="+validation.String(), "l1ValidationId", "only supported on the P-chain", "x-chain"),
 		invalid("bad l1ValidationId", p+"?l1ValidationId=abc", "invalid l1ValidationId 'abc'"),
 		invalid("bad txTypes", p+"?addresses="+addr+"&txTypes=Nope", "invalid txTypes 'Nope'", "'AddValidatorTx'"),
@@ -102,16 +125,15 @@ func manyAddresses(t *testing.T, n int) string {
 }
 
 func TestGetPrimaryBalancesRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	tpl := primaryTpl + "/balances"
+	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/balances" }
-	cases := blockchainCases(path, tpl, allPrimaryChains())
+	cases := blockchainCasesFor(path, servedBy("balances"), allPrimaryChains())
 	addr := bech32Addr(t, "local", 3)
 	p, c := path("local", "p-chain"), path("local", "c-chain")
 	cases = append(cases,
-		valid("addresses and time", p+"?addresses="+addr+"&blockTimestamp=1599696000", tpl),
-		valid("blockTimestamp 0", p+"?blockTimestamp=0", tpl),
-		valid("evm address on c-chain", c+"?addresses="+testEVMAddr, tpl),
+		ok("addresses and time", p+"?addresses="+addr+"&blockTimestamp=1599696000", "balances"),
+		ok("blockTimestamp 0", p+"?blockTimestamp=0", "balances"),
+		ok("evm address on c-chain", c+"?addresses="+testEVMAddr, "balances"),
 		invalid("evm address on p-chain", p+"?addresses="+testEVMAddr, "invalid addresses", "EVM address"),
 		invalid("negative blockTimestamp", p+"?blockTimestamp=-1", "blockTimestamp", ">= 0"),
 		invalid("float blockTimestamp", p+"?blockTimestamp=1.5", "blockTimestamp"),
@@ -143,16 +165,15 @@ func TestListVerticesByHeightRoute(t *testing.T) {
 }
 
 func TestListBlocksByNodeRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	tpl := primaryTpl + "/nodes/{nodeId}/blocks"
+	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := func(n, c string) string {
 		return "/v1/networks/" + n + "/blockchains/" + c + "/nodes/" + testNodeID + "/blocks"
 	}
-	cases := blockchainCases(path, tpl, allPrimaryChains())
+	cases := blockchainCasesFor(path, servedBy("blocks"), allPrimaryChains())
 	node := func(id string) string { return "/v1/networks/local/blockchains/p-chain/nodes/" + id + "/blocks" }
 	cases = append(cases,
-		valid("empty node id", node(ids.EmptyNodeID.String()), tpl),
-		valid("time and paging", node(testNodeID)+"?startTimestamp=1&endTimestamp=1&pageSize=7", tpl),
+		ok("empty node id", node(ids.EmptyNodeID.String()), "blocks"),
+		ok("time and paging", node(testNodeID)+"?startTimestamp=1&endTimestamp=1&pageSize=7", "blocks"),
 		invalid("no prefix", node(strings.TrimPrefix(testNodeID, "NodeID-")), "invalid nodeId", "NodeID-"),
 		invalid("bad checksum", node(testNodeID[:len(testNodeID)-1]+"z"), "invalid nodeId"),
 		invalid("garbage", node("nope"), "invalid nodeId 'nope'"),
@@ -189,6 +210,7 @@ func TestParseListPrimaryTxsRequest(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, netinfo.X, got.Chain)
 	require.Equal(t, []string{addr}, got.Addresses)
+	require.Equal(t, []ids.ShortID{shortAddr(1)}, got.AddressIDs)
 	require.Equal(t, []string{"BaseTx"}, got.TxTypes)
 	require.Equal(t, 10, got.Page.Size)
 	require.Equal(t, sortDesc, got.Page.Order)

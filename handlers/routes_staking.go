@@ -66,7 +66,7 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+	if req.Addresses, _, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
 		return req, err
 	}
 	if req.TxTypes, err = parseTxTypes(q); err != nil {
@@ -97,7 +97,7 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+	if req.Addresses, _, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
 		return req, err
 	}
 	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
@@ -155,7 +155,7 @@ func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequ
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.RewardAddresses, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
+	if req.RewardAddresses, _, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
 		return req, err
 	}
 	if req.DelegationStatus, err = parseEnum(q, paramDelegationStatus, delegationStatuses()); err != nil {

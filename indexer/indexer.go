@@ -17,11 +17,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ava-labs/avalanchego/upgrade"
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/ava-labs/libevm/common"
 	"go.uber.org/zap"
 
-	"github.com/avadata/avadata/indexer/chaindata"
+	"github.com/avadata/avadata/indexer/catomic"
 	"github.com/avadata/avadata/indexer/evmchain"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/evmmeta"
@@ -29,6 +30,7 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/nodeapi"
 	"github.com/avadata/avadata/indexer/pchain"
+	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/store"
 	"github.com/avadata/avadata/indexer/xchain"
 )
@@ -45,6 +47,11 @@ type Config struct {
 	Trace bool
 	// Fetch says whether NFT metadata behind http(s)/ipfs URIs is read.
 	Fetch evmmeta.FetchOptions
+	// Network is the node's network (its ID and primary chains).
+	Network netinfo.Info
+	// Upgrades are the network's upgrade times (the snow context's): they
+	// decide P-chain staker starts and C-chain atomic tx batching.
+	Upgrades upgrade.Config
 }
 
 // Indexer owns the followers of the followed chains and the node clients
@@ -77,6 +84,7 @@ func New(ctx context.Context, chains []netinfo.ChainInfo, client *nodeapi.Client
 	log logging.Logger, metrics *follower.Metrics,
 ) (*Indexer, error) {
 	ix := &Indexer{log: log, client: client, store: st, cfg: cfg, metrics: metrics, evm: map[netinfo.Chain]*nodeapi.EVMClient{}}
+	st.SetPrimaryNetwork(primaryNetwork(ctx, client, cfg.Network, log))
 	for _, ci := range chains {
 		if err := ix.AddChain(ctx, ci); err != nil {
 			ix.Close()
@@ -117,22 +125,17 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 	}
 	switch ci.Kind {
 	case netinfo.KindPlatform:
-		cursor, err := st.Cursor(ctx, ci.Chain, store.StreamBlocks)
+		src, err := pchain.NewSource(client, cfg.Upgrades)
 		if err != nil {
 			return err
 		}
-		// The P parser carries the last block time from block to block
-		// (Apricot option blocks have none), so it is not stateless and
-		// fetches one batch at a time.
-		fcfg.Fetchers = 1
-		src := pchain.NewSource(client.BlockIndex(netinfo.P), cursor.LastBlockTs)
-		ix.addSummaryFollower(id, src, st, fcfg, metrics)
+		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
 	case netinfo.KindAVM:
 		src, err := xchain.NewSource(client.BlockIndex(netinfo.X))
 		if err != nil {
 			return err
 		}
-		ix.addSummaryFollower(id, src, st, fcfg, metrics)
+		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
 	case netinfo.KindEVM:
 		return ix.addEVM(ctx, id, ci)
 	default:
@@ -141,10 +144,10 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 	return nil
 }
 
-func (ix *Indexer) addSummaryFollower(id follower.Identity, src follower.Source[*chaindata.Summary], st *store.Store,
+func (ix *Indexer) addPrimaryFollower(id follower.Identity, src follower.Source[*pdata.Block], st *store.Store,
 	cfg follower.Config, metrics *follower.Metrics,
 ) {
-	sink := follower.Sink[*chaindata.Summary](st.SummaryWriter(id.Chain))
+	sink := follower.Sink[*pdata.Block](st.PrimaryWriter(id.Chain))
 	ix.runners = append(ix.runners, follower.New(id, src, sink, cfg, ix.log, metrics))
 }
 
@@ -155,7 +158,12 @@ func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.
 		return err
 	}
 	ix.evm[ci.Chain] = evm
-	src := evmchain.NewSource(evm, evmchain.Options{Trace: cfg.Trace, Log: ix.log})
+	opts := evmchain.Options{Trace: cfg.Trace, Log: ix.log}
+	if ci.Chain == netinfo.C {
+		rules := catomic.NewRules(cfg.Upgrades)
+		opts.Atomic = &rules
+	}
+	src := evmchain.NewSource(evm, opts)
 	sink := follower.Sink[*evmdata.Block](st.EVMWriter(ci.Chain))
 	ix.runners = append(ix.runners, follower.New(id, follower.Source[*evmdata.Block](src), sink, cfg.Follower, ix.log, metrics))
 	describer := evmmeta.New(ci.Chain, ci.Name, evm, st, ix.log, cfg.Follower.PollInterval, cfg.Fetch)

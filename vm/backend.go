@@ -25,6 +25,7 @@ var (
 	_ handlers.Controller     = (*VM)(nil)
 	_ handlers.EVMReader      = (*store.Store)(nil)
 	_ handlers.MetricsReader  = (*store.Store)(nil)
+	_ handlers.PrimaryReader  = (*store.PrimaryReader)(nil)
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
@@ -47,7 +48,12 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
 	if vm.config.AdminAPIEnabled {
 		ctrl = vm
 	}
-	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm}
+	decode, err := indexer.TxDecoder()
+	if err != nil {
+		return nil, fmt.Errorf("creating the tx decoders: %w", err)
+	}
+	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm,
+		Primary: vm.store.PrimaryReader(decode)}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 

@@ -37,6 +37,8 @@ func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Cl
 			Fetchers:     vm.config.Fetchers,
 		},
 		PrimaryPollInterval: time.Duration(vm.config.PrimaryPollInterval),
+		Network:             vm.network.get(),
+		Upgrades:            vm.snowCtx.NetworkUpgrades,
 		Trace:               *vm.config.TraceInternalTxs,
 		Fetch: evmmeta.FetchOptions{
 			Enabled:     vm.config.NFTMetadata.Fetch,

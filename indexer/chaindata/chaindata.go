@@ -1,10 +1,6 @@
 // Package chaindata holds what every followed chain's blocks have in common,
-// so the follower and the store can move any chain's domain blocks, and the
-// block summary the P and X followers emit until the primary-network model
-// replaces it.
+// so the follower and the store can move any chain's domain blocks.
 package chaindata
-
-import "github.com/ava-labs/avalanchego/ids"
 
 // Block is what the follower and the store's commit loop need of a domain
 // block, whatever the chain.
@@ -16,15 +12,3 @@ type Block interface {
 	// TxCount is the number of transactions the block holds.
 	TxCount() int
 }
-
-// Summary is what the store keeps of a P- or X-chain block today.
-type Summary struct {
-	Number    uint64
-	ID        ids.ID
-	Timestamp int64
-	Txs       int
-}
-
-func (s *Summary) Height() uint64 { return s.Number }
-func (s *Summary) Time() int64    { return s.Timestamp }
-func (s *Summary) TxCount() int   { return s.Txs }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ava-labs/avalanchego/utils/logging"
 
+	"github.com/avadata/avadata/indexer/catomic"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/nodeapi"
 )
@@ -24,6 +25,9 @@ type Options struct {
 	// Log receives the notice, once per Source, that the node cannot trace.
 	// Nil discards it.
 	Log logging.Logger
+	// Atomic, set for the C-chain only, decodes each block's atomic txs
+	// from its blockExtraData into evmdata.Block.Atomic.
+	Atomic *catomic.Rules
 }
 
 // DefaultOptions traces, and logs nothing.
@@ -35,6 +39,7 @@ func DefaultOptions() Options { return Options{Trace: true} }
 type Source struct {
 	client *nodeapi.EVMClient
 	trace  bool
+	atomic *catomic.Rules
 	notes  *traceNotes
 }
 
@@ -47,6 +52,7 @@ func NewSource(client *nodeapi.EVMClient, opts Options) *Source {
 	return &Source{
 		client: client,
 		trace:  opts.Trace,
+		atomic: opts.Atomic,
 		notes:  newTraceNotes(log, client.Chain()),
 	}
 }
@@ -71,6 +77,11 @@ func (s *Source) Fetch(ctx context.Context, from uint64, limit int) ([]*evmdata.
 		out[i], err = ParseBlock(data[i], traces[i].txs, traces[i].traced)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.client.Chain(), err) // err names the block
+		}
+		if s.atomic != nil {
+			if out[i].Atomic, err = s.atomic.BlockTxs(data[i].Block.BlockExtraData, out[i].Timestamp); err != nil {
+				return nil, fmt.Errorf("%s block %d: %w", s.client.Chain(), out[i].Number, err)
+			}
 		}
 	}
 	return out, nil

@@ -194,11 +194,20 @@ func (f *Follower[B]) write(ctx context.Context, cursor *store.Cursor, blocks []
 		return false, nil
 	}
 	now := time.Now()
-	if err := f.sink.Apply(ctx, blocks, now); err != nil {
-		return false, fmt.Errorf("writing %s blocks from %d: %w", f.id.Name, cursor.NextHeight, err)
+	applyErr := f.sink.Apply(ctx, blocks, now)
+	// The sink commits in several transactions and fills in what the blocks
+	// leave open (P-chain Apricot times), so the stored cursor, not the
+	// blocks, says where the follower now is, also after a failed write
+	// that committed a prefix.
+	stored, err := f.sink.Cursor(ctx)
+	if err != nil {
+		return false, fmt.Errorf("re-reading the %s cursor: %w", f.id.Name, errors.Join(applyErr, err))
 	}
-	last := blocks[len(blocks)-1]
-	cursor.NextHeight, cursor.LastApplied, cursor.LastBlockTs = last.Height()+1, now, last.Time()
+	advanced := stored.NextHeight > cursor.NextHeight
+	*cursor = stored
+	if applyErr != nil {
+		return advanced, fmt.Errorf("writing %s blocks from %d: %w", f.id.Name, blocks[0].Height(), applyErr)
+	}
 	f.recordBatch(blocks, now, time.Since(started))
 	return true, nil
 }

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
-	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/store"
 )
 
@@ -38,7 +39,7 @@ func (s *fakeSource) Head(context.Context) (uint64, error) {
 	return s.head, nil
 }
 
-func (s *fakeSource) Fetch(_ context.Context, from uint64, max int) ([]*chaindata.Summary, error) {
+func (s *fakeSource) Fetch(_ context.Context, from uint64, max int) ([]*pdata.Block, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fetches++
@@ -46,18 +47,21 @@ func (s *fakeSource) Fetch(_ context.Context, from uint64, max int) ([]*chaindat
 		s.failures--
 		return nil, errors.New("node unavailable")
 	}
-	var out []*chaindata.Summary
+	var out []*pdata.Block
 	for h := from; h <= s.head && len(out) < max; h++ {
-		out = append(out, &chaindata.Summary{Number: h, Timestamp: int64(1000 + h), Txs: 1})
+		out = append(out, &pdata.Block{Number: h, Timestamp: int64(1000 + h), Txs: []*pdata.Tx{{ID: txID(h), Type: "BaseTx"}}})
 	}
 	return out, nil
 }
 
-func newTestFollower(t *testing.T, src Source[*chaindata.Summary]) (*Follower[*chaindata.Summary], *store.Store) {
+// txID is a distinct tx ID for the tx of block h.
+func txID(h uint64) ids.ID { return ids.ID{byte(h), byte(h >> 8), byte(h >> 16), 1} }
+
+func newTestFollower(t *testing.T, src Source[*pdata.Block]) (*Follower[*pdata.Block], *store.Store) {
 	return newTestFollowerWith(t, src, 1)
 }
 
-func newTestFollowerWith(t *testing.T, src Source[*chaindata.Summary], fetchers int) (*Follower[*chaindata.Summary], *store.Store) {
+func newTestFollowerWith(t *testing.T, src Source[*pdata.Block], fetchers int) (*Follower[*pdata.Block], *store.Store) {
 	t.Helper()
 	st, err := store.Open(t.TempDir(), logging.NoLog{})
 	require.NoError(t, err)
@@ -65,7 +69,7 @@ func newTestFollowerWith(t *testing.T, src Source[*chaindata.Summary], fetchers 
 	m, err := NewMetrics(prometheus.NewRegistry())
 	require.NoError(t, err)
 	cfg := Config{PollInterval: 5 * time.Millisecond, BatchSize: 7, Fetchers: fetchers}
-	return New(Identity{Name: "X"}, src, Sink[*chaindata.Summary](st.SummaryWriter(netinfo.X)), cfg, logging.NoLog{}, m), st
+	return New(Identity{Name: "X"}, src, Sink[*pdata.Block](st.PrimaryWriter(netinfo.X)), cfg, logging.NoLog{}, m), st
 }
 
 func waitIndexed(t *testing.T, f Runner, height uint64) {
@@ -103,16 +107,16 @@ func TestFollowerCatchesUpThenFollowsLive(t *testing.T) {
 func TestFollowerResumesFromStoredCursor(t *testing.T) {
 	src := &fakeSource{head: 20}
 	f, st := newTestFollower(t, src)
-	require.NoError(t, st.SummaryWriter(netinfo.X).Apply(context.Background(),
-		[]*chaindata.Summary{{Number: 1}, {Number: 2}}, time.Now()))
+	require.NoError(t, st.PrimaryWriter(netinfo.X).Apply(context.Background(),
+		[]*pdata.Block{{Number: 1}, {Number: 2}}, time.Now()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = f.Run(ctx) }()
 	waitIndexed(t, f, 20)
-	b, ok, err := st.Summary(context.Background(), netinfo.X, 3)
+	b, ok, err := st.PrimaryReader(nil).Block(context.Background(), netinfo.X, 3)
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.Equal(t, int64(1003), b.Timestamp)
+	require.Equal(t, int64(1003), b.Time)
 }
 
 func TestFollowerRetriesAfterErrors(t *testing.T) {
@@ -156,10 +160,10 @@ func TestPipelinedCatchUpKeepsOrderAndCounts(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, uint64(1000), buckets[0].TxCount, "every block counted exactly once")
 	for _, h := range []uint64{1, 7, 8, 500, 1000} {
-		b, ok, err := st.Summary(context.Background(), netinfo.X, h)
+		b, ok, err := st.PrimaryReader(nil).Block(context.Background(), netinfo.X, h)
 		require.NoError(t, err)
 		require.True(t, ok, "block %d", h)
-		require.Equal(t, int64(1000+h), b.Timestamp)
+		require.Equal(t, int64(1000+h), b.Time)
 	}
 }
 

@@ -22,6 +22,9 @@ type EVMBlock struct {
 	Miner        common.Address `json:"miner"`
 	Size         hexutil.Uint64 `json:"size"`
 	Transactions []EVMTx        `json:"transactions"`
+	// BlockExtraData is coreth's: a C-chain block's atomic txs (absent on
+	// subnet-evm chains).
+	BlockExtraData hexutil.Bytes `json:"blockExtraData"`
 }
 
 // EVMTx is one transaction of an EVMBlock.

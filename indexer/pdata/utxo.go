@@ -48,8 +48,11 @@ type UTXO struct {
 	// StakeStart and StakeEnd are the staking period of a KindStake UTXO
 	// (and of a reward's staker).
 	StakeStart, StakeEnd int64
-	// DestinationChain is the chain whose atomic memory an exported UTXO
-	// goes to (zero: the UTXO stays on the chain that creates it).
+	// Exported says the UTXO goes to DestinationChain's atomic memory
+	// instead of staying on the chain that creates it. (A flag, because the
+	// P-chain's blockchain ID is ids.Empty: a zero DestinationChain can be
+	// a real destination.)
+	Exported         bool
 	DestinationChain ids.ID
 	// Payload is an NFT output's payload.
 	Payload []byte

@@ -21,21 +21,39 @@ type writeBlockFunc[B chaindata.Block] func(w *blockTxn, b B) error
 // commit is exactly-once and a crash resumes at a block edge. A batch too big
 // for one transaction is split instead of failing (Badger refuses a
 // transaction past MaxBatchSize / MaxBatchCount with ErrTxnTooBig).
+//
+// A commit that collides with another writer (badger.ErrConflict: two
+// primary-network chains touched one UTXO) is returned for the caller to
+// retry the batch, as long as nothing of the batch is committed yet. Once a
+// first part is, the rest is retried here: the caller's copy of the cursor
+// would otherwise lag the stored one and its retry be refused as not
+// contiguous.
 func commitBlocks[B chaindata.Block](ctx context.Context, s *Store, chain netinfo.Chain, stream Stream,
 	blocks []B, now time.Time, write writeBlockFunc[B],
 ) error {
+	committed, conflicts := false, 0
 	for len(blocks) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		n, err := commitSome(s, chain, stream, blocks, now, write)
+		if errors.Is(err, badger.ErrConflict) && committed && conflicts < maxConflictRetries {
+			conflicts++
+			continue
+		}
 		if err != nil {
 			return err
 		}
+		committed, conflicts = true, 0
 		blocks = blocks[n:]
 	}
 	return nil
 }
+
+// maxConflictRetries bounds the retries of one conflicting transaction
+// within a batch; each retry re-reads what the other writer committed, so
+// one is normally enough.
+const maxConflictRetries = 8
 
 // commitSome commits a non-empty prefix of blocks in one transaction and
 // returns its length. When a block overflows the transaction, the blocks
@@ -77,7 +95,9 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 	if err != nil {
 		return 0, err
 	}
+	w.cursor = cursor
 	n := 0
+	var lastTs int64
 	for i, b := range blocks {
 		if i > 0 && w.overHalf() {
 			break
@@ -85,19 +105,21 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 		if b.Height() != cursor.NextHeight+uint64(i) {
 			return 0, fmt.Errorf("%s: block %d where %d was due: %w", chain, b.Height(), cursor.NextHeight+uint64(i), ErrNotContiguous)
 		}
+		w.blockTs = b.Time()
 		if err := write(w, b); err != nil {
 			if errors.Is(err, badger.ErrTxnTooBig) {
 				return 0, &errOverflow{index: i}
 			}
 			return 0, fmt.Errorf("writing %s block %d: %w", chain, b.Height(), err)
 		}
-		if err := w.countTPS(b); err != nil {
+		if err := w.countTPS(w.blockTs, b.TxCount()); err != nil {
 			return 0, err
 		}
+		lastTs = w.blockTs
 		n++
 	}
 	last := blocks[n-1]
-	next := Cursor{NextHeight: last.Height() + 1, LastApplied: now, LastBlockTs: last.Time()}
+	next := Cursor{NextHeight: last.Height() + 1, LastApplied: now, LastBlockTs: lastTs}
 	if err := w.flushTPS(); err != nil {
 		return 0, overflowOr(err, n-1)
 	}
@@ -130,6 +152,17 @@ type blockTxn struct {
 	size    int64
 	count   int64
 	buckets map[int64]*TPSBucket
+
+	// cursor is the stream's cursor as the transaction found it.
+	cursor Cursor
+	// blockTs is the time of the block being written: its own, unless the
+	// writer resolves it (an Apricot P-chain block carries none). TPS and
+	// the cursor count the block at this time.
+	blockTs int64
+	// chainTime is the P-chain time after the last block this transaction
+	// wrote (valid once chainTimeKnown), the time of the next Apricot block.
+	chainTime      int64
+	chainTimeKnown bool
 }
 
 func (s *Store) newBlockTxn(chain netinfo.Chain) *blockTxn {
@@ -174,10 +207,11 @@ func (w *blockTxn) has(k []byte) (bool, error) {
 	return err == nil, err
 }
 
-// countTPS counts b into its day's bucket, loading the stored bucket the
-// first time the transaction touches that day.
-func (w *blockTxn) countTPS(b chaindata.Block) error {
-	start := bucketStart(b.Time())
+// countTPS counts a block of time ts holding txs transactions into its day's
+// bucket, loading the stored bucket the first time the transaction touches
+// that day.
+func (w *blockTxn) countTPS(ts int64, txs int) error {
+	start := bucketStart(ts)
 	bucket, ok := w.buckets[start]
 	if !ok {
 		loaded, err := readTPSBucket(w.txn, w.chain, start)
@@ -187,7 +221,7 @@ func (w *blockTxn) countTPS(b chaindata.Block) error {
 		bucket = &loaded
 		w.buckets[start] = bucket
 	}
-	bucket.add(b.Time(), b.TxCount())
+	bucket.add(ts, txs)
 	return nil
 }
 

@@ -43,7 +43,8 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
 		}
 	}
-	return nil
+	// C-chain atomic txs go to the primary-network rows (primarytx.go).
+	return writeAtomicTxs(txn, w.s.network(), w.chain, b)
 }
 
 func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error {

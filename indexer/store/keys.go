@@ -8,6 +8,7 @@ import (
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 )
 
 // The key layout of avadata's Badger index. Every key starts with a one-byte
@@ -20,7 +21,22 @@ import (
 //	0x00  meta | name                                        meta record (schema version, page-token key)
 //	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time
 //	0x02  chainreg | blockchainID(32)                        chain number (1 byte), see registry.go
-//	0x40  block | chain | height(8)                          P/X block summary: id(32) ts(8) txs(4)
+//	0x10  ptx | txID(32)                                     primary tx record (rowcodec, primaryrows.go): chain, height,
+//	                                                         index, block ID, time, outcome, type, signed bytes,
+//	                                                         consumed / produced / unstaked UTXO IDs
+//	0x11  paddr | chain | addr(20) | height(8) | index(4)    txID(32): the tx involves addr (owner of a consumed or
+//	                                                         produced UTXO, signer, reward owner, EVM account)
+//	0x12  pchtx | chain | height(8) | index(4)               txID(32): the chain's txs in order
+//	0x13  asset | assetID(32)                                asset description (name, symbol, denomination, type)
+//	0x20  utxo | utxoID(32)                                  UTXO creation (utxorows.go): created chain, creating tx,
+//	                                                         height, time, hold chain, pdata.UTXO fields, unstaked time
+//	0x21  spent | utxoID(32)                                 UTXO consumption: consuming chain, tx, height, time
+//	0x22  uaddr | holdChain | addr(20) | utxoID(32)          balance row of one owner: asset, amount, created and
+//	                                                         consumed time, locktimes, stake period, unstaked time,
+//	                                                         atomic flag + source chain ID (a function of 0x20 + 0x21)
+//	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
+//	                                                         next chain time, type, size, tx count, proposer
+//	0x41  bprop | chain | nodeID(20) | height(8)             "" : the block's proposer (blocks with a proposer NodeID)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary
 //	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr (any role)
@@ -45,15 +61,26 @@ import (
 //	                                                         (history of 0x8B; kind 0: no longer held)
 //
 // Reserved for the capabilities that come next (see
-// shared/reference/indexing.md §6.2): 0x10-0x12 primary-network txs and
-// address rows, 0x20-0x23 UTXOs and atomic memory, 0x30-0x35 stakers and
-// rewards, 0x41-0x43 blocks by proposer and vertices, 0xA0-0xAF signature
-// aggregation.
+// shared/reference/indexing.md §6.2): 0x30-0x35 stakers and rewards,
+// 0x42-0x43 vertices, 0xA0-0xAF signature aggregation.
+//
+// UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
+// created by one chain's writer and consumed by another's, and both find it
+// there. Balance rows (0x22) sit under the chain that holds the UTXO: the
+// creating chain, or for an export the destination chain's atomic memory.
 const (
 	tagMeta     byte = 0x00
 	tagCursor   byte = 0x01
 	tagChainReg byte = 0x02
+	tagPTx      byte = 0x10
+	tagPAddr    byte = 0x11
+	tagPChainTx byte = 0x12
+	tagAsset    byte = 0x13
+	tagUTXO     byte = 0x20
+	tagSpent    byte = 0x21
+	tagUAddr    byte = 0x22
 	tagBlock    byte = 0x40
+	tagProposer byte = 0x41
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -80,7 +107,7 @@ const (
 // SchemaVersion is the layout version written into a new store. Opening a
 // store written with another version fails with a message that says how to
 // rebuild it.
-const SchemaVersion uint32 = 2
+const SchemaVersion uint32 = 3
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
@@ -122,6 +149,29 @@ func tokenIDBytes(id *big.Int) []byte {
 }
 
 func blockKey(chain netinfo.Chain, height uint64) []byte { return newKey(tagBlock, chain).u64(height) }
+
+func (k key) shortID(a ids.ShortID) key { return append(k, a[:]...) }
+
+func ptxKey(id ids.ID) []byte   { return key{tagPTx}.id(id) }
+func assetKey(id ids.ID) []byte { return key{tagAsset}.id(id) }
+func utxoKey(id ids.ID) []byte  { return key{tagUTXO}.id(id) }
+func spentKey(id ids.ID) []byte { return key{tagSpent}.id(id) }
+
+func chainTxKey(chain netinfo.Chain, pos pdata.TxPos) []byte {
+	return newKey(tagPChainTx, chain).u64(pos.Height).u32(pos.Index)
+}
+
+func addrTxPrefix(chain netinfo.Chain, addr ids.ShortID) key {
+	return newKey(tagPAddr, chain).shortID(addr)
+}
+
+func uaddrPrefix(hold netinfo.Chain, addr ids.ShortID) key {
+	return newKey(tagUAddr, hold).shortID(addr)
+}
+
+func proposerPrefix(chain netinfo.Chain, node ids.NodeID) key {
+	return newKey(tagProposer, chain).bytes(node.Bytes())
+}
 
 func tpsPrefix(chain netinfo.Chain) []byte { return newKey(tagTPS, chain) }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 )
 
@@ -43,7 +44,12 @@ func (w *rowWriter) big(v *big.Int) {
 }
 
 func (w *rowWriter) address(a common.Address) { w.raw(a[:]) }
-func (w *rowWriter) hash(h common.Hash)       { w.raw(h[:]) }
+func (w *rowWriter) id(id ids.ID)             { w.raw(id[:]) }
+func (w *rowWriter) shortID(id ids.ShortID)   { w.raw(id[:]) }
+
+// int writes a signed integer (Unix times) as a zig-zag varint.
+func (w *rowWriter) int(v int64)        { w.buf = binary.AppendVarint(w.buf, v) }
+func (w *rowWriter) hash(h common.Hash) { w.raw(h[:]) }
 
 func (w *rowWriter) optAddress(a *common.Address) {
 	w.bool(a != nil)
@@ -107,6 +113,28 @@ func (r *rowReader) address() common.Address {
 	return common.BytesToAddress(r.raw(common.AddressLength))
 }
 func (r *rowReader) hash() common.Hash { return common.BytesToHash(r.raw(common.HashLength)) }
+
+func (r *rowReader) id() ids.ID {
+	var id ids.ID
+	copy(id[:], r.raw(ids.IDLen))
+	return id
+}
+
+func (r *rowReader) shortID() ids.ShortID {
+	var id ids.ShortID
+	copy(id[:], r.raw(ids.ShortIDLen))
+	return id
+}
+
+func (r *rowReader) int() int64 {
+	v, n := binary.Varint(r.buf)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.buf = r.buf[n:]
+	return v
+}
 
 func (r *rowReader) optAddress() *common.Address {
 	if !r.bool() {

@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
@@ -22,6 +23,9 @@ type Store struct {
 	db  *badger.DB
 	dir string
 	log logging.Logger
+	// primary holds the network facts the primary-network writers need
+	// (SetPrimaryNetwork); set once before the followers start.
+	primary atomic.Pointer[PrimaryNetwork]
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.

@@ -1,4 +1,3 @@
-// Package xchain reads the X-chain's accepted (post-Cortina, linear) blocks.
 package xchain
 
 import (
@@ -6,39 +5,65 @@ import (
 
 	"github.com/ava-labs/avalanchego/indexer"
 	"github.com/ava-labs/avalanchego/vms/avm/block"
-	"github.com/ava-labs/avalanchego/vms/avm/fxs"
-	"github.com/ava-labs/avalanchego/vms/nftfx"
-	"github.com/ava-labs/avalanchego/vms/propertyfx"
-	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 
 	"github.com/avadata/avadata/indexer/blockindex"
-	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// NewParser returns the X-chain block parser. The fx order fixes the fx
-// indices and must match the X-chain's (secp256k1, nft, property).
-func NewParser() (block.Parser, error) {
-	return block.NewParser([]fxs.Fx{&secp256k1fx.Fx{}, &nftfx.Fx{}, &propertyfx.Fx{}})
+// BlockType is the type name of every linear X-chain block.
+const BlockType = "StandardBlock"
+
+// NewSource returns the X-chain block source (a follower.Source): the
+// node's index of accepted blocks, decoded. It keeps no state between
+// fetches.
+func NewSource(client *indexer.Client) (*blockindex.Source[*pdata.Block], error) {
+	d, err := NewDecoder()
+	if err != nil {
+		return nil, err
+	}
+	return blockindex.NewSource(netinfo.X, client, d.DecodeBlock), nil
 }
 
-// NewSource returns the X-chain block source.
-func NewSource(client *indexer.Client) (*blockindex.Source[*chaindata.Summary], error) {
-	parser, err := NewParser()
+// DecodeBlock decodes one accepted block from the index.
+func (d *Decoder) DecodeBlock(c blockindex.Container) (*pdata.Block, error) {
+	blk, err := d.parser.ParseBlock(c.Inner)
 	if err != nil {
-		return nil, fmt.Errorf("creating X-chain parser: %w", err)
+		return nil, fmt.Errorf("parsing avm block: %w", err)
 	}
-	parse := func(c blockindex.Container) (*chaindata.Summary, error) {
-		blk, err := parser.ParseBlock(c.Inner)
+	out, err := d.fromBlock(blk)
+	if err != nil {
+		return nil, err
+	}
+	out.ID = c.ID
+	if c.Wrapped {
+		// The inner block's parent is the inner parent; the index and the
+		// Data API chain blocks by their outer (proposervm) IDs.
+		out.ParentID = c.ParentID
+	}
+	out.Size = c.Size
+	out.Proposer = c.Proposer
+	return out, nil
+}
+
+// fromBlock decodes the avm block's own fields and txs.
+func (d *Decoder) fromBlock(blk block.Block) (*pdata.Block, error) {
+	out := &pdata.Block{
+		Chain:     netinfo.X,
+		Number:    blk.Height(),
+		ID:        blk.ID(),
+		ParentID:  blk.Parent(),
+		Timestamp: blk.Timestamp().Unix(),
+		Type:      BlockType,
+		Size:      len(blk.Bytes()),
+		Txs:       make([]*pdata.Tx, len(blk.Txs())),
+	}
+	for i, tx := range blk.Txs() {
+		t, err := d.fromTx(tx)
 		if err != nil {
-			return nil, fmt.Errorf("parsing avm block: %w", err)
+			return nil, fmt.Errorf("block %d: %w", out.Number, err)
 		}
-		return &chaindata.Summary{
-			Number:    blk.Height(),
-			ID:        c.ID,
-			Timestamp: blk.Timestamp().Unix(),
-			Txs:       len(blk.Txs()),
-		}, nil
+		out.Txs[i] = t
 	}
-	return blockindex.NewSource(netinfo.X, client, parse), nil
+	return out, nil
 }

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
+)
+
+// Block returns the P/X block at height with its tx IDs; false when it is
+// not indexed.
+func (r *PrimaryReader) Block(ctx context.Context, chain netinfo.Chain, height uint64) (pdata.IndexedBlock, bool, error) {
+	var b pdata.IndexedBlock
+	found := false
+	err := r.s.view(ctx, func(txn *badger.Txn) error {
+		var err error
+		b, found, err = loadIndexedBlock(ctx, txn, chain, height)
+		return err
+	})
+	if err != nil {
+		return pdata.IndexedBlock{}, false, fmt.Errorf("reading %s block %d: %w", chain, height, err)
+	}
+	return b, found, nil
+}
+
+// BlocksByProposer lists chain's blocks proposed by q.NodeID.
+func (r *PrimaryReader) BlocksByProposer(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
+	var out []pdata.IndexedBlock
+	err := r.s.view(ctx, func(txn *badger.Txn) error {
+		prefix := proposerPrefix(chain, q.NodeID)
+		lo := prefix.u64(q.FromHeight)
+		var hi []byte
+		if q.ToHeight != 0 {
+			hi = prefix.u64(q.ToHeight)
+		}
+		if q.After != 0 {
+			if q.Desc {
+				hi = minKey(hi, prefix.u64(q.After))
+			} else {
+				lo = maxKey(lo, prefix.u64(q.After+1))
+			}
+		}
+		return scanRange(ctx, txn, prefix, lo, hi, q.Desc, func(item *badger.Item) (bool, error) {
+			height := binary.BigEndian.Uint64(item.Key()[len(prefix):])
+			b, found, err := loadIndexedBlock(ctx, txn, chain, height)
+			if err != nil {
+				return false, err
+			}
+			if !found {
+				return false, fmt.Errorf("proposer row of block %d without the block", height)
+			}
+			out = append(out, b)
+			return q.Limit <= 0 || len(out) < q.Limit, nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s blocks of %s: %w", chain, q.NodeID, err)
+	}
+	return out, nil
+}
+
+func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain, height uint64) (pdata.IndexedBlock, bool, error) {
+	v, err := getValue(txn, blockKey(chain, height))
+	if err != nil || v == nil {
+		return pdata.IndexedBlock{}, false, err
+	}
+	rec, err := decodeBlock(chain, height, v)
+	if err != nil {
+		return pdata.IndexedBlock{}, false, fmt.Errorf("block %d: %w", height, err)
+	}
+	b := rec.IndexedBlock
+	// The tx IDs are the chain's tx order rows of the height (the genesis
+	// pseudo tx has none).
+	prefix := newKey(tagPChainTx, chain).u64(height)
+	err = scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
+		return true, item.Value(func(v []byte) error {
+			id, err := ids.ToID(v)
+			b.TxIDs = append(b.TxIDs, id)
+			return err
+		})
+	})
+	return b, true, err
+}
+
+// HeightAtTime returns the height of the last block of chain with a time <=
+// ts (0 when none): a binary search over the block rows (P/X block records,
+// C-chain EVM block rows), whose times do not decrease with height.
+func (r *PrimaryReader) HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error) {
+	var height uint64
+	err := r.s.view(ctx, func(txn *badger.Txn) error {
+		cursor, err := readCursor(txn, chain, StreamBlocks)
+		if err != nil {
+			return err
+		}
+		top := cursor.NextHeight - 1
+		var failed error
+		// The first height in [1, top] whose block is later than ts.
+		later := sort.Search(int(top), func(i int) bool {
+			if failed != nil {
+				return true
+			}
+			t, err := blockTime(txn, chain, uint64(i)+1)
+			if err != nil {
+				failed = err
+				return true
+			}
+			return t > ts
+		})
+		height = uint64(later)
+		return failed
+	})
+	if err != nil {
+		return 0, fmt.Errorf("finding the %s height at time %d: %w", chain, ts, err)
+	}
+	return height, nil
+}
+
+// blockTime reads the time of chain's block at height.
+func blockTime(txn *badger.Txn, chain netinfo.Chain, height uint64) (int64, error) {
+	if chain.IsPrimary() && chain != netinfo.C {
+		v, err := getValue(txn, blockKey(chain, height))
+		if err != nil {
+			return 0, err
+		}
+		if v == nil {
+			return 0, fmt.Errorf("block %d is not indexed", height)
+		}
+		b, err := decodeBlock(chain, height, v)
+		return b.Time, err
+	}
+	row, err := blockCache{}.row(txn, chain, height)
+	return int64(row.Timestamp), err
+}

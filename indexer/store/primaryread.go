@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
+)
+
+// TxDecoder decodes a stored primary-network tx's signed bytes (the VM
+// injects the chains' codecs; the store does not depend on them).
+type TxDecoder func(chain netinfo.Chain, b []byte) (*pdata.Tx, error)
+
+// PrimaryReader serves the primary-network reads (handlers.PrimaryReader).
+type PrimaryReader struct {
+	s      *Store
+	decode TxDecoder
+}
+
+// PrimaryReader returns the primary-network reader; a nil decode gives txs
+// that carry only what the index stores (ID, type, outcome, bytes, UTXOs).
+func (s *Store) PrimaryReader(decode TxDecoder) *PrimaryReader {
+	return &PrimaryReader{s: s, decode: decode}
+}
+
+// Txs lists chain's txs as q selects them: every tx of the chain, or those
+// that involve any of q.Addresses (a k-way merge of the addresses' rows).
+// A page holds at most q.Limit txs (no bound when <= 0) and stops before a
+// tx that would take its UTXOs past q.MaxUTXOs (when > 0), though never
+// before its first tx.
+func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.TxQuery) ([]pdata.IndexedTx, error) {
+	types := make(map[string]bool, len(q.Types))
+	for _, t := range q.Types {
+		types[t] = true
+	}
+	var out []pdata.IndexedTx
+	err := r.s.view(ctx, func(txn *badger.Txn) error {
+		var cursors []*posCursor
+		if len(q.Addresses) == 0 {
+			cursors = append(cursors, newPosCursor(txn, newKey(tagPChainTx, chain), &q))
+		}
+		for _, addr := range q.Addresses {
+			cursors = append(cursors, newPosCursor(txn, addrTxPrefix(chain, addr), &q))
+		}
+		utxos := 0
+		return mergeTxPositions(ctx, cursors, func(pos pdata.TxPos, rawID []byte) (bool, error) {
+			id, err := ids.ToID(rawID)
+			if err != nil {
+				return false, fmt.Errorf("corrupt tx row at %d/%d: %w", pos.Height, pos.Index, err)
+			}
+			rec, err := readPTx(txn, id)
+			if err != nil {
+				return false, err
+			}
+			if len(types) > 0 && !types[rec.Type] {
+				return true, nil
+			}
+			n := len(rec.Consumed) + len(rec.Produced)
+			if q.MaxUTXOs > 0 && len(out) > 0 && utxos+n > q.MaxUTXOs {
+				return false, nil
+			}
+			tx, err := r.indexedTx(txn, id, &rec)
+			if err != nil {
+				return false, err
+			}
+			out, utxos = append(out, tx), utxos+n
+			return q.Limit <= 0 || len(out) < q.Limit, nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s primary txs: %w", chain, err)
+	}
+	return out, nil
+}
+
+func readPTx(txn *badger.Txn, id ids.ID) (ptxRecord, error) {
+	v, err := getValue(txn, ptxKey(id))
+	if err != nil {
+		return ptxRecord{}, err
+	}
+	if v == nil {
+		return ptxRecord{}, fmt.Errorf("tx %s is listed but not stored", id)
+	}
+	rec, err := decodePTx(v)
+	if err != nil {
+		return ptxRecord{}, fmt.Errorf("tx %s: %w", id, err)
+	}
+	return rec, nil
+}
+
+// indexedTx decodes a stored tx and joins its UTXOs as the index knows them
+// now. The decided effects (outcome, produced and unstaked UTXOs) come from
+// the record, not the bytes.
+func (r *PrimaryReader) indexedTx(txn *badger.Txn, id ids.ID, rec *ptxRecord) (pdata.IndexedTx, error) {
+	tx := &pdata.Tx{ID: id, Type: rec.Type}
+	if r.decode != nil {
+		decoded, err := r.decode(rec.Chain, rec.Bytes)
+		if err != nil {
+			return pdata.IndexedTx{}, fmt.Errorf("decoding %s tx %s: %w", rec.Chain, id, err)
+		}
+		tx = decoded
+		tx.ID = id
+	}
+	tx.Bytes, tx.Outcome, tx.Unstaked = rec.Bytes, rec.Outcome, rec.Unstaked
+	out := pdata.IndexedTx{Chain: rec.Chain, Pos: rec.Pos, BlockID: rec.BlockID, BlockTime: rec.Time, Tx: tx}
+
+	inputs := make(map[ids.ID]*pdata.Input, len(tx.Consumed))
+	for i := range tx.Consumed {
+		inputs[tx.Consumed[i].UTXOID] = &tx.Consumed[i]
+	}
+	for _, uid := range rec.Consumed {
+		u, err := r.consumedUTXO(txn, rec, tx, uid, inputs[uid])
+		if err != nil {
+			return pdata.IndexedTx{}, err
+		}
+		out.Consumed = append(out.Consumed, u)
+	}
+	own := make(map[ids.ID]pdata.UTXO, len(tx.Produced))
+	for _, u := range tx.Produced {
+		own[u.ID] = u
+	}
+	tx.Produced = make([]pdata.UTXO, 0, len(rec.Produced))
+	for _, uid := range rec.Produced {
+		fallback, ok := own[uid]
+		if !ok {
+			fallback = pdata.UTXO{ID: uid, TxID: id}
+		}
+		u, found, err := loadIndexedUTXO(txn, uid, fallback)
+		if err != nil {
+			return pdata.IndexedTx{}, err
+		}
+		if !found { // this tx made it
+			u.CreatedOn, u.CreatingTx, u.CreatedHeight, u.CreatedTime = rec.Chain, id, rec.Pos.Height, rec.Time
+		}
+		out.Produced = append(out.Produced, u)
+		tx.Produced = append(tx.Produced, u.UTXO)
+	}
+	return out, nil
+}
+
+// consumedUTXO is a UTXO tx spent; when its creation is not indexed (a chain
+// not followed, or an export not indexed yet) it is built from the input.
+func (r *PrimaryReader) consumedUTXO(txn *badger.Txn, rec *ptxRecord, tx *pdata.Tx, uid ids.ID, in *pdata.Input) (pdata.IndexedUTXO, error) {
+	fallback := pdata.UTXO{ID: uid}
+	if in != nil {
+		fallback = pdata.UTXO{ID: uid, TxID: in.TxID, OutputIndex: in.OutputIndex, Asset: in.Asset, Amount: in.Amount,
+			Owners: pdata.Owners{Threshold: 1, Addrs: in.Signers}}
+	}
+	u, found, err := loadIndexedUTXO(txn, uid, fallback)
+	if err != nil || found {
+		return u, err
+	}
+	u.CreatingTx, u.CreatedOn = fallback.TxID, rec.Chain
+	// An import spends from its source chain's exports (the P-chain's ID is
+	// ids.Empty, so the type says whether SourceChain is set).
+	if chain, ok := r.chainOf(tx.SourceChain); ok && tx.Type == "ImportTx" {
+		u.CreatedOn = chain
+	}
+	return u, nil
+}
+
+func (r *PrimaryReader) chainOf(id ids.ID) (netinfo.Chain, bool) {
+	if n := r.s.network(); n.ChainOf != nil {
+		return n.ChainOf(id)
+	}
+	return 0, false
+}
+
+// loadIndexedUTXO joins a UTXO's creation and consumption rows; fallback
+// stands for the creation when its row is missing (found false: the caller
+// fills in where it was created).
+func loadIndexedUTXO(txn *badger.Txn, id ids.ID, fallback pdata.UTXO) (u pdata.IndexedUTXO, found bool, err error) {
+	u = pdata.IndexedUTXO{UTXO: fallback}
+	v, err := getValue(txn, utxoKey(id))
+	if err != nil {
+		return u, false, fmt.Errorf("reading utxo %s: %w", id, err)
+	}
+	if v != nil {
+		row, err := decodeUTXO(id, v)
+		if err != nil {
+			return u, false, fmt.Errorf("utxo %s: %w", id, err)
+		}
+		found = true
+		u.UTXO, u.CreatedOn, u.CreatingTx, u.CreatedHeight, u.CreatedTime = row.UTXO, row.CreatedOn, row.CreatingTx, row.Height, row.Time
+		if row.Unstaked {
+			u.UnstakedTime = row.UnstakedTime
+		}
+	}
+	v, err = getValue(txn, spentKey(id))
+	if err != nil {
+		return u, found, fmt.Errorf("reading utxo %s consumption: %w", id, err)
+	}
+	if v != nil {
+		s, err := decodeSpent(v)
+		if err != nil {
+			return u, found, fmt.Errorf("utxo %s consumption: %w", id, err)
+		}
+		u.ConsumedOn, u.ConsumingTx, u.ConsumingHeight, u.ConsumingTime = s.Chain, s.Tx, s.Height, s.Time
+	}
+	return u, found, nil
+}
+
+// Assets describes the given assets; unknown ones are left out.
+func (r *PrimaryReader) Assets(ctx context.Context, assets []ids.ID) (map[ids.ID]pdata.Asset, error) {
+	out := make(map[ids.ID]pdata.Asset, len(assets))
+	err := r.s.view(ctx, func(txn *badger.Txn) error {
+		for _, id := range assets {
+			item, err := txn.Get(assetKey(id))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			err = item.Value(func(v []byte) error {
+				a, err := decodeAsset(id, v)
+				out[id] = a
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("asset %s: %w", id, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading assets: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
+)
+
+// txPlace is where a primary-network tx sits: chain, position, block and
+// the block's (resolved) time.
+type txPlace struct {
+	chain netinfo.Chain
+	pos   pdata.TxPos
+	block ids.ID
+	time  int64
+}
+
+// writeAtomicTxs writes a C-chain block's atomic txs through the same rows as
+// P and X txs, so that exports and imports meet across the three chains.
+func writeAtomicTxs(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *evmdata.Block) error {
+	for i, tx := range b.Atomic {
+		at := txPlace{chain: chain, pos: pdata.TxPos{Height: b.Number, Index: uint32(i)},
+			block: ids.ID(b.Hash), time: int64(b.Timestamp)}
+		if err := writePrimaryTx(txn, net, at, tx); err != nil {
+			return fmt.Errorf("atomic tx %s: %w", tx.ID, err)
+		}
+	}
+	return nil
+}
+
+// writePrimaryTx writes one tx: its UTXO effects, then (unless it is the
+// genesis pseudo tx, ID ids.Empty, whose UTXOs have no tx to list) its
+// record, its place in the chain and a row for every address it involves.
+func writePrimaryTx(txn *blockTxn, net *PrimaryNetwork, at txPlace, tx *pdata.Tx) error {
+	var involved addrSet
+	for i := range tx.Consumed {
+		owners, err := consumeUTXO(txn, at, tx.ID, &tx.Consumed[i])
+		if err != nil {
+			return fmt.Errorf("consuming %s: %w", tx.Consumed[i].UTXOID, err)
+		}
+		involved.add(owners...)
+	}
+	unstaked := make(map[ids.ID]bool, len(tx.Unstaked))
+	for _, id := range tx.Unstaked {
+		unstaked[id] = true
+	}
+	for i := range tx.Produced {
+		u := &tx.Produced[i]
+		involved.add(u.Owners.Addrs...)
+		if unstaked[u.ID] {
+			continue // returned stake is the stake UTXO itself, unstaked below
+		}
+		if err := produceUTXO(txn, net, at, tx.ID, u); err != nil {
+			return fmt.Errorf("producing %s: %w", u.ID, err)
+		}
+	}
+	for _, id := range tx.Unstaked {
+		owners, err := unstakeUTXO(txn, at, id)
+		if err != nil {
+			return fmt.Errorf("unstaking %s: %w", id, err)
+		}
+		involved.add(owners...)
+	}
+	if tx.Asset != nil {
+		if err := txn.set(assetKey(tx.Asset.ID), encodeAsset(tx.Asset)); err != nil {
+			return err
+		}
+	}
+	if tx.ID == ids.Empty {
+		return nil
+	}
+	involved.addTxParties(tx)
+	rec := ptxRecord{Chain: at.chain, Pos: at.pos, BlockID: at.block, Time: at.time, Outcome: tx.Outcome,
+		Type: tx.Type, Bytes: tx.Bytes, Unstaked: tx.Unstaked}
+	for _, in := range tx.Consumed {
+		rec.Consumed = append(rec.Consumed, in.UTXOID)
+	}
+	for _, u := range tx.Produced {
+		rec.Produced = append(rec.Produced, u.ID)
+	}
+	if err := txn.set(ptxKey(tx.ID), encodePTx(&rec)); err != nil {
+		return err
+	}
+	if err := txn.set(chainTxKey(at.chain, at.pos), tx.ID[:]); err != nil {
+		return err
+	}
+	for _, addr := range involved.list {
+		if err := txn.set(addrTxPrefix(at.chain, addr).u64(at.pos.Height).u32(at.pos.Index), tx.ID[:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addrSet collects addresses once each, in first-seen order.
+type addrSet struct {
+	seen map[ids.ShortID]bool
+	list []ids.ShortID
+}
+
+func (s *addrSet) add(addrs ...ids.ShortID) {
+	for _, a := range addrs {
+		if s.seen == nil {
+			s.seen = map[ids.ShortID]bool{}
+		}
+		if !s.seen[a] {
+			s.seen[a] = true
+			s.list = append(s.list, a)
+		}
+	}
+}
+
+func (s *addrSet) addOwners(o *pdata.Owners) {
+	if o != nil {
+		s.add(o.Addrs...)
+	}
+}
+
+// addTxParties adds the addresses a tx names beyond its UTXOs: reward and
+// subnet owners, L1 validator owners, and the C-chain accounts of an atomic
+// tx (indexed in the same 20-byte address space).
+func (s *addrSet) addTxParties(tx *pdata.Tx) {
+	if st := tx.Staker; st != nil {
+		s.addOwners(st.RewardsOwner)
+		s.addOwners(st.DelegationRewardsOwner)
+	}
+	s.addOwners(tx.SubnetOwner)
+	for _, v := range tx.L1Validators {
+		s.addOwners(v.RemainingBalanceOwner)
+		s.addOwners(v.DeactivationOwner)
+	}
+	for _, a := range tx.EVMInputs {
+		s.add(ids.ShortID(a.Address))
+	}
+	for _, a := range tx.EVMOutputs {
+		s.add(ids.ShortID(a.Address))
+	}
+}

@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
+)
+
+// PrimaryWriter writes the blocks of the P- or X-chain follower: block
+// records, txs, their address rows, UTXOs and balance rows (keys.go
+// 0x10-0x22, 0x40-0x41).
+type PrimaryWriter struct {
+	s     *Store
+	chain netinfo.Chain
+}
+
+// PrimaryWriter returns chain's writer (P or X).
+func (s *Store) PrimaryWriter(chain netinfo.Chain) *PrimaryWriter {
+	return &PrimaryWriter{s: s, chain: chain}
+}
+
+// Cursor is the block stream's cursor.
+func (w *PrimaryWriter) Cursor(ctx context.Context) (Cursor, error) {
+	return w.s.Cursor(ctx, w.chain, StreamBlocks)
+}
+
+// Apply writes blocks (consecutive heights from the cursor), their TPS
+// counts and the advanced cursor; the chain's genesis block goes with block
+// 1. A commit that collides with another chain's writer on a UTXO both touch
+// fails with badger.ErrConflict (wrapped) and writes nothing: the follower
+// retries the batch, which then sees the other writer's rows.
+func (w *PrimaryWriter) Apply(ctx context.Context, blocks []*pdata.Block, now time.Time) error {
+	return commitBlocks(ctx, w.s, w.chain, StreamBlocks, blocks, now, w.writeBlock)
+}
+
+func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
+	net := w.s.network()
+	if b.Number == 1 {
+		// commitPrefix only lets height 1 through at a fresh cursor, so the
+		// genesis block is written exactly once.
+		if g := net.Genesis[w.chain]; g != nil {
+			if err := w.writeGenesis(txn, net, g); err != nil {
+				return err
+			}
+		}
+	}
+	ts, err := w.resolveTime(txn, net, b)
+	if err != nil {
+		return err
+	}
+	txn.blockTs = ts
+	return writePrimaryBlock(txn, net, w.chain, b, ts)
+}
+
+func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdata.Block) error {
+	if g.Number != 0 {
+		return fmt.Errorf("%s genesis block has height %d", w.chain, g.Number)
+	}
+	ts := g.Timestamp
+	if ts == 0 {
+		ts = net.GenesisTime
+	}
+	if err := writePrimaryBlock(txn, net, w.chain, g, ts); err != nil {
+		return fmt.Errorf("writing %s genesis: %w", w.chain, err)
+	}
+	return nil
+}
+
+// resolveTime returns b's time: its own, or for a block that carries none
+// (Apricot P-chain blocks) the chain time, which the previous block set
+// (its time, or the NextChainTime a committed AdvanceTimeTx gave it).
+func (w *PrimaryWriter) resolveTime(txn *blockTxn, net *PrimaryNetwork, b *pdata.Block) (int64, error) {
+	ts := b.Timestamp
+	if ts == 0 {
+		if !txn.chainTimeKnown {
+			t, err := w.chainTimeBefore(txn, net, b.Number)
+			if err != nil {
+				return 0, err
+			}
+			txn.chainTime = t
+		}
+		ts = txn.chainTime
+	}
+	txn.chainTime, txn.chainTimeKnown = ts, true
+	if b.NextChainTime != 0 {
+		txn.chainTime = b.NextChainTime
+	}
+	return ts, nil
+}
+
+// chainTimeBefore is the chain time before block height, for the first
+// block of a transaction: the genesis time before block 1, else what the
+// stored previous block left (the cursor's time when its row is missing).
+func (w *PrimaryWriter) chainTimeBefore(txn *blockTxn, net *PrimaryNetwork, height uint64) (int64, error) {
+	if height <= 1 {
+		return net.GenesisTime, nil
+	}
+	v, err := txn.get(blockKey(w.chain, height-1))
+	if err != nil {
+		return 0, fmt.Errorf("reading %s block %d for the chain time: %w", w.chain, height-1, err)
+	}
+	if v == nil {
+		return txn.cursor.LastBlockTs, nil
+	}
+	prev, err := decodeBlock(w.chain, height-1, v)
+	if err != nil {
+		return 0, fmt.Errorf("reading %s block %d for the chain time: %w", w.chain, height-1, err)
+	}
+	if prev.NextChainTime != 0 {
+		return prev.NextChainTime, nil
+	}
+	return prev.Time, nil
+}
+
+// writePrimaryBlock writes a P/X block record stamped ts, its proposer row
+// and its txs.
+func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *pdata.Block, ts int64) error {
+	if err := txn.set(blockKey(chain, b.Number), encodeBlock(b, ts)); err != nil {
+		return err
+	}
+	if b.Proposer != nil && b.Proposer.NodeID != ids.EmptyNodeID {
+		if err := txn.set(proposerPrefix(chain, b.Proposer.NodeID).u64(b.Number), nil); err != nil {
+			return err
+		}
+	}
+	for i, tx := range b.Txs {
+		at := txPlace{chain: chain, pos: pdata.TxPos{Height: b.Number, Index: uint32(i)}, block: b.ID, time: ts}
+		if err := writePrimaryTx(txn, net, at, tx); err != nil {
+			return fmt.Errorf("tx %s: %w", tx.ID, err)
+		}
+	}
+	return nil
+}
