@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -28,6 +29,11 @@ type Backend struct {
 	// Primary serves the primary-network endpoints (P, X and C-chain
 	// atomic data) from the index.
 	Primary PrimaryReader
+	// Staking serves validators, delegators and rewards from the index.
+	Staking StakingReader
+	// Platform reads live P-chain state the index does not keep (uptimes
+	// and potential rewards of active validators).
+	Platform PlatformStateReader
 }
 
 // NodeView is the plugin's view of its node.
@@ -80,6 +86,20 @@ type PrimaryReader interface {
 	// HeightAtTime returns the height of the last block of chain with a
 	// time <= ts (0 when none), turning timestamp bounds into heights.
 	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
+}
+
+// StakingReader serves the staking endpoints from the index
+// (*store.PrimaryReader).
+type StakingReader interface {
+	Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.IndexedStaker, error)
+	Rewards(ctx context.Context, q pdata.RewardQuery) ([]pdata.IndexedReward, error)
+}
+
+// PlatformStateReader reads the P-chain's current validators from the node
+// (platform.getCurrentValidators of the primary network; with nodeIDs, their
+// delegators too).
+type PlatformStateReader interface {
+	CurrentValidators(ctx context.Context, nodeIDs []ids.NodeID) ([]platformvm.ClientPermissionlessValidator, error)
 }
 
 // EVMStateReader reads current state from the node's EVM chains.

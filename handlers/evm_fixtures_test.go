@@ -158,6 +158,7 @@ func withFixtures(t *testing.T, backend *fakeBackend) *fakeBackend {
 	f.addTx(testSubnetChain, evmdata.IndexedTx{Block: blockRef(3), Tx: subnetTx, Traced: true})
 
 	loadPrimaryFixtures(backend.primary)
+	loadStakingFixtures(backend)
 	backend.setIndexedHeight(netinfo.C, fixtureHeight)
 	backend.setIndexedHeight(testSubnetChain, 3)
 	return backend

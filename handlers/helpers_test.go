@@ -62,11 +62,14 @@ type fakeBackend struct {
 	tpsCalls []tpsCall
 	evm      *fakeEVM
 	primary  *fakePrimary
+	staking  *fakeStaking
+	platform *fakePlatform
 }
 
 // readers is the Backend the handler gets.
 func (f *fakeBackend) readers() Backend {
-	return Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm, Primary: f.primary}
+	return Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm, Primary: f.primary,
+		Staking: f.staking, Platform: f.platform}
 }
 
 type tpsCall struct {
@@ -77,11 +80,13 @@ type tpsCall struct {
 
 func newFakeBackend() *fakeBackend {
 	return &fakeBackend{
-		info:    localInfo(),
-		buckets: map[netinfo.Chain][]store.TPSBucket{},
-		key:     []byte("test page token key"),
-		evm:     newFakeEVM(),
-		primary: newFakePrimary(),
+		info:     localInfo(),
+		buckets:  map[netinfo.Chain][]store.TPSBucket{},
+		key:      []byte("test page token key"),
+		evm:      newFakeEVM(),
+		primary:  newFakePrimary(),
+		staking:  newFakeStaking(),
+		platform: newFakePlatform(),
 	}
 }
 

@@ -150,6 +150,7 @@ type pChainTransaction struct {
 	RewardAddresses           []string                   `json:"rewardAddresses,omitempty"`
 	Memo                      string                     `json:"memo,omitempty"`
 	StakingTxHash             string                     `json:"stakingTxHash,omitempty"`
+	RewardTxHash              string                     `json:"rewardTxHash,omitempty"`
 	SubnetOwnershipInfo       *subnetOwnershipInfo       `json:"subnetOwnershipInfo,omitempty"`
 	BLSCredentials            *blsCredentials            `json:"blsCredentials,omitempty"`
 	BlockchainInfo            *blockchainInfo            `json:"blockchainInfo,omitempty"`

@@ -26,6 +26,9 @@ type primaryView struct {
 	node   netinfo.Info
 	chain  netinfo.Chain
 	assets map[ids.ID]pdata.Asset
+	// rewardTxs maps the staking txs of a P-chain page whose staking
+	// period ended to the RewardValidatorTx that ended it (rewardTxHash).
+	rewardTxs map[ids.ID]ids.ID
 }
 
 // Asset types of the OpenAPI's PrimaryNetworkAssetType.

@@ -51,12 +51,10 @@ func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
 	after, err := resumeAfter(req.Page, decodePrimaryTxPos)
 	if err != nil {
 		return err
 	}
-	resp := listPrimaryTxsResponse{Transactions: []any{}, ChainInfo: newPrimaryChainInfo(r, req.Chain)}
 	scan := txScan{
 		q: pdata.TxQuery{
 			Addresses: req.AddressIDs, Types: req.TxTypes, Desc: req.Page.Order == sortDesc, After: after,
@@ -69,33 +67,53 @@ func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request) err
 		// validation: read the L1 validator txs and keep the validation's.
 		scan.q.Types = l1TypesOf(req.TxTypes)
 		if len(scan.q.Types) == 0 {
-			writeJSON(w, http.StatusOK, resp)
+			writeJSON(w, http.StatusOK, emptyTxList(r, req.Chain))
 			return nil
 		}
 		inTime := scan.keep
 		scan.keep = func(itx *pdata.IndexedTx) bool { return inTime(itx) && actsOnValidation(itx.Tx, req.L1ValidationID) }
 		scan.sparse = true
 	}
+	return s.writeTxPage(w, r, req.Chain, req.Page, req.Time, scan)
+}
+
+// emptyTxList is the reply of a tx listing that cannot hold any tx.
+func emptyTxList(r *http.Request, chain netinfo.Chain) listPrimaryTxsResponse {
+	return listPrimaryTxsResponse{Transactions: []any{}, ChainInfo: newPrimaryChainInfo(r, chain)}
+}
+
+// writeTxPage reads and writes one page of a tx listing of chain, bounded
+// by the time range tr: the listing of endpoint 4, and of endpoint 5 (its
+// active staking txs), which only differ in the scan.
+func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg page, tr timestampRange, scan txScan) error {
+	ctx := r.Context()
+	resp := emptyTxList(r, chain)
 	var empty bool
-	if scan.q.FromHeight, scan.q.ToHeight, empty, err = s.heightRange(ctx, req.Chain, req.Time); err != nil {
+	var err error
+	if scan.q.FromHeight, scan.q.ToHeight, empty, err = s.heightRange(ctx, chain, tr); err != nil {
 		return err
 	}
 	if empty {
 		writeJSON(w, http.StatusOK, resp)
 		return nil
 	}
-	txs, next, err := s.scanTxs(ctx, req.Chain, scan)
+	txs, next, err := s.scanTxs(ctx, chain, scan)
 	if err != nil {
 		return err
 	}
 	if next != nil {
-		if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(next.Height), encodePrimaryTxPos(*next)); err != nil {
+		if resp.NextPageToken, err = s.nextPageToken(pg, int64(next.Height), encodePrimaryTxPos(*next)); err != nil {
 			return err
 		}
 	}
-	view, err := s.newPrimaryView(ctx, req.Chain, txAssets(txs, s.backend.Node.Network().AVAXAssetID))
+	view, err := s.newPrimaryView(ctx, chain, txAssets(txs, s.backend.Node.Network().AVAXAssetID))
 	if err != nil {
 		return err
+	}
+	if chain == netinfo.P {
+		if view.rewardTxs, err = s.rewardTxsOf(ctx, txs); err != nil {
+			return err
+		}
 	}
 	for i := range txs {
 		resp.Transactions = append(resp.Transactions, view.primaryTx(&txs[i]))
@@ -166,6 +184,9 @@ type txScan struct {
 	size int
 	// keep drops txs the index cannot filter out itself (nil: keep all).
 	keep func(*pdata.IndexedTx) bool
+	// prepare, when set, sees each batch the reader returns before keep
+	// does, so keep can rest on one lookup per batch instead of one per tx.
+	prepare func(ctx context.Context, batch []pdata.IndexedTx) error
 	// sparse says keep drops most txs: read in larger batches, and no more
 	// than maxScannedTxs per request.
 	sparse bool
@@ -196,6 +217,11 @@ func (s *server) scanTxs(ctx context.Context, chain netinfo.Chain, sc txScan) (p
 		items, err := s.backend.Primary.Txs(ctx, chain, q)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listing %s transactions: %w", chain, err)
+		}
+		if sc.prepare != nil {
+			if err := sc.prepare(ctx, items); err != nil {
+				return nil, nil, err
+			}
 		}
 		for i := range items {
 			itx := &items[i]

@@ -196,15 +196,30 @@ func (v *primaryView) pChainStaker(tx *pdata.Tx, out *pChainTransaction) {
 	out.StartTimestamp, out.EndTimestamp = ptr(st.Start), ptr(st.End)
 	out.NodeID = st.NodeID.String()
 	out.SubnetID = st.Subnet.String()
-	if !st.Delegator && (tx.Type == "AddValidatorTx" || tx.Type == "AddPermissionlessValidatorTx") {
+	if takesDelegations(tx.Type, st) {
 		out.DelegationFeePercent = delegationFeePercent(st.DelegationShares)
 	}
 	if st.RewardsOwner != nil && len(st.RewardsOwner.Addrs) > 0 {
 		out.RewardAddresses = v.addresses(st.RewardsOwner.Addrs)
 	}
-	if len(st.BLSPublicKey) > 0 {
-		out.BLSCredentials = &blsCredentials{PublicKey: hexBytes(st.BLSPublicKey), ProofOfPossession: hexBytes(st.BLSProofOfPossession)}
+	out.BLSCredentials = stakerBLS(st)
+	if reward, ok := v.rewardTxs[tx.ID]; ok {
+		out.RewardTxHash = reward.String()
 	}
+}
+
+// stakerBLS is the BLS key a staker registered (nil when none).
+func stakerBLS(st *pdata.Staker) *blsCredentials {
+	if len(st.BLSPublicKey) == 0 {
+		return nil
+	}
+	return &blsCredentials{PublicKey: hexBytes(st.BLSPublicKey), ProofOfPossession: hexBytes(st.BLSProofOfPossession)}
+}
+
+// takesDelegations reports whether a validator sets a delegation fee:
+// permissionless ones do, permissioned subnet validators do not.
+func takesDelegations(txType string, st *pdata.Staker) bool {
+	return !st.Delegator && (txType == "AddValidatorTx" || txType == "AddPermissionlessValidatorTx")
 }
 
 // delegationFeePercent shows a fee in parts per million as a percentage

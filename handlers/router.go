@@ -15,7 +15,7 @@ import (
 )
 
 // server holds what the endpoint handlers share. It is built once by New and
-// only read afterwards.
+// only read afterwards, but for the caches that guard themselves.
 type server struct {
 	cfg     Config
 	backend Backend
@@ -28,6 +28,9 @@ type server struct {
 	endpoints []indexEndpoint
 	// methods names the well-known function selectors (see evm_methods.go).
 	methods methodTable
+	// totalStake caches the primary network's total stake (endpoint 11's
+	// stakePercentage); the one member written after New.
+	totalStake totalStakeCache
 }
 
 // route is one entry of the routing table. The same table drives the router,

@@ -10,7 +10,9 @@ import (
 )
 
 // Staking endpoints (spec 5, 9, 11, 12): staking transactions, rewards,
-// validators and delegators of the primary network.
+// validators and delegators of the primary network, served from the index
+// (staking_txs.go, staking_rewards.go, staking_validators.go,
+// staking_delegators.go) with live P-chain state for active validations.
 
 // Route names (also the hosted API's operation IDs).
 const (
@@ -32,20 +34,20 @@ func (s *server) stakingRoutes() []route {
 	return []route{
 		{name: routeListStakingTxs, method: http.MethodGet,
 			path:    "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
-			summary: "active staking transactions on the P-chain (not served yet)",
-			handler: stub(s, s.parseListStakingTxsRequest)},
+			summary: "active staking transactions on the P-chain",
+			handler: s.adapt(s.serveListStakingTxs)},
 		{name: routeListRewards, method: http.MethodGet,
 			path:    "/v1/networks/{network}/rewards",
-			summary: "historical staking rewards (not served yet)",
-			handler: stub(s, s.parseListRewardsRequest)},
+			summary: "historical staking rewards",
+			handler: s.adapt(s.serveListRewards)},
 		{name: routeGetValidator, method: http.MethodGet,
 			path:    "/v1/networks/{network}/validators/{nodeId}",
-			summary: "validations of one node (not served yet)",
-			handler: stub(s, s.parseGetValidatorRequest)},
+			summary: "validations of one node",
+			handler: s.adapt(s.serveGetValidator)},
 		{name: routeListDelegators, method: http.MethodGet,
 			path:    "/v1/networks/{network}/delegators",
-			summary: "delegators of the primary network (not served yet)",
-			handler: stub(s, s.parseListDelegatorsRequest)},
+			summary: "delegators of the primary network",
+			handler: s.adapt(s.serveListDelegators)},
 	}
 }
 
@@ -54,9 +56,11 @@ func (s *server) stakingRoutes() []route {
 // (P-chain only).
 type listStakingTxsRequest struct {
 	Addresses []string // X/P-chain addresses as given
-	TxTypes   []string // canonical PrimaryNetworkTxType names
-	Time      timestampRange
-	Page      page
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
+	TxTypes    []string // canonical PrimaryNetworkTxType names
+	Time       timestampRange
+	Page       page
 }
 
 func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequest, error) {
@@ -66,7 +70,7 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, _, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
 		return req, err
 	}
 	if req.TxTypes, err = parseTxTypes(q); err != nil {
@@ -85,9 +89,11 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 // is set.
 type listRewardsRequest struct {
 	Addresses []string // X/P-chain addresses as given
-	NodeIDs   []ids.NodeID
-	Currency  string // lower-case, default usd
-	Page      page
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
+	NodeIDs    []ids.NodeID
+	Currency   string // lower-case, default usd
+	Page       page
 }
 
 func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, error) {
@@ -97,7 +103,7 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, _, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
 		return req, err
 	}
 	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
@@ -142,7 +148,9 @@ func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest,
 // listDelegatorsRequest is the validated input of
 // GET /v1/networks/{network}/delegators.
 type listDelegatorsRequest struct {
-	RewardAddresses  []string // X/P-chain addresses as given
+	RewardAddresses []string // X/P-chain addresses as given
+	// RewardAddressIDs are the 20 bytes of RewardAddresses, in the same order.
+	RewardAddressIDs []ids.ShortID
 	NodeIDs          []ids.NodeID
 	DelegationStatus string // one of delegationStatuses, "" for all
 	Page             page
@@ -155,7 +163,7 @@ func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequ
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.RewardAddresses, _, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
+	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
 		return req, err
 	}
 	if req.DelegationStatus, err = parseEnum(q, paramDelegationStatus, delegationStatuses()); err != nil {

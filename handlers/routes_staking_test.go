@@ -13,19 +13,18 @@ import (
 
 func TestListStakingTxsRoute(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	tpl := primaryTpl + "/transactions:listStaking"
 	path := func(n, c string) string {
 		return "/v1/networks/" + n + "/blockchains/" + c + "/transactions:listStaking"
 	}
-	cases := blockchainCases(path, tpl, []netinfo.Chain{netinfo.P})
+	cases := blockchainCasesFor(path, servedBy("transactions"), []netinfo.Chain{netinfo.P})
 	addr := bech32Addr(t, "local", 4)
 	p := path("local", "p-chain")
 	cases = append(cases,
-		valid("p-chain id", path("local", pChainID), tpl),
-		valid("no filters", p, tpl),
-		valid("all filters", p+"?addresses=P-"+addr+"&txTypes=AddPermissionlessValidatorTx,AddPermissionlessDelegatorTx"+
-			"&startTimestamp=1&endTimestamp=3&pageSize=1&sortOrder=desc", tpl),
-		valid("txTypes without addresses", p+"?txTypes=AddValidatorTx", tpl),
+		ok("p-chain id", path("local", pChainID), "transactions"),
+		ok("no filters", p, "transactions"),
+		ok("all filters", p+"?addresses=P-"+addr+"&txTypes=AddPermissionlessValidatorTx,AddPermissionlessDelegatorTx"+
+			"&startTimestamp=1&endTimestamp=3&pageSize=1&sortOrder=desc", "transactions"),
+		ok("txTypes without addresses", p+"?txTypes=AddValidatorTx", "transactions"),
 		invalid("evm address", p+"?addresses="+testEVMAddr, "invalid addresses", "EVM address"),
 		invalid("bad address", p+"?addresses=avax1xyz", "invalid addresses"),
 		invalid("bad txTypes", p+"?txTypes=AddValidatorTx,Stake", "invalid txTypes 'Stake'"),
@@ -40,16 +39,15 @@ func TestListStakingTxsRoute(t *testing.T) {
 
 func TestListRewardsRoute(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	const tpl = "/v1/networks/{network}/rewards"
 	addr := bech32Addr(t, "local", 5)
 	path := func(n string) string { return "/v1/networks/" + n + "/rewards?addresses=" + addr }
-	cases := networkCases(path, tpl)
+	cases := networkCasesFor(path, servedBy("historicalRewards"))
 	p := "/v1/networks/local/rewards"
 	cases = append(cases,
-		valid("nodeIds only", p+"?nodeIds="+testNodeID+","+testNodeID2, tpl),
-		valid("repeated nodeIds", p+"?nodeIds="+testNodeID+"&nodeIds="+testNodeID2, tpl),
-		valid("both and all query", p+"?addresses=P-"+addr+"&nodeIds="+testNodeID+
-			"&pageSize=100&sortOrder=asc&currency=jpy", tpl),
+		ok("nodeIds only", p+"?nodeIds="+testNodeID+","+testNodeID2, "historicalRewards"),
+		ok("repeated nodeIds", p+"?nodeIds="+testNodeID+"&nodeIds="+testNodeID2, "historicalRewards"),
+		ok("both and all query", p+"?addresses=P-"+addr+"&nodeIds="+testNodeID+
+			"&pageSize=100&sortOrder=asc&currency=jpy", "historicalRewards"),
 		invalid("neither", p, "addresses or nodeIds is required"),
 		invalid("neither with other query", p+"?pageSize=5&currency=usd", "addresses or nodeIds is required"),
 		invalid("blank lists", p+"?addresses=,&nodeIds=", "addresses or nodeIds is required"),
@@ -76,13 +74,12 @@ func manyNodeIDs(n int) string {
 
 func TestGetValidatorRoute(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	const tpl = "/v1/networks/{network}/validators/{nodeId}"
-	cases := networkCases(func(n string) string { return "/v1/networks/" + n + "/validators/" + testNodeID }, tpl)
+	cases := networkCasesFor(func(n string) string { return "/v1/networks/" + n + "/validators/" + testNodeID }, servedBy("validators"))
 	p := "/v1/networks/local/validators/" + testNodeID
 	cases = append(cases,
-		valid("hosted example", "/v1/networks/local/validators/NodeID-111111111111111111116DBWJs", tpl),
-		valid("all query", p+"?pageSize=100&validationStatus=removed&sortOrder=asc", tpl),
-		valid("status any case", p+"?validationStatus=Active", tpl),
+		ok("hosted example", "/v1/networks/local/validators/NodeID-111111111111111111116DBWJs", "validators"),
+		ok("all query", p+"?pageSize=100&validationStatus=removed&sortOrder=asc", "validators"),
+		ok("status any case", p+"?validationStatus=Active", "validators"),
 		invalid("network before nodeId", "/v1/networks/fuji/validators/nope", "network"),
 		invalid("bad nodeId", "/v1/networks/local/validators/nope", "invalid nodeId 'nope'", "NodeID-"),
 		invalid("nodeId before query", "/v1/networks/local/validators/nope?pageSize=0", "nodeId"),
@@ -97,13 +94,12 @@ func TestGetValidatorRoute(t *testing.T) {
 
 func TestListDelegatorsRoute(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	const tpl = "/v1/networks/{network}/delegators"
-	cases := networkCases(func(n string) string { return "/v1/networks/" + n + "/delegators" }, tpl)
+	cases := networkCasesFor(func(n string) string { return "/v1/networks/" + n + "/delegators" }, servedBy("delegators"))
 	addr := bech32Addr(t, "local", 6)
 	p := "/v1/networks/local/delegators"
 	cases = append(cases,
-		valid("all query", p+"?pageSize=2&rewardAddresses=P-"+addr+","+addr+"&sortOrder=asc&delegationStatus=pending&nodeIds="+testNodeID, tpl),
-		valid("status any case", p+"?delegationStatus=COMPLETED", tpl),
+		ok("all query", p+"?pageSize=2&rewardAddresses=P-"+addr+","+addr+"&sortOrder=asc&delegationStatus=pending&nodeIds="+testNodeID, "delegators"),
+		ok("status any case", p+"?delegationStatus=COMPLETED", "delegators"),
 		invalid("removed is a validation status only", p+"?delegationStatus=removed", "invalid delegationStatus 'removed'",
 			"'completed', 'active', 'pending'"),
 		invalid("bad rewardAddresses", p+"?rewardAddresses=P-fuji1abc", "invalid rewardAddresses"),

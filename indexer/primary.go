@@ -5,9 +5,11 @@ import (
 	"fmt"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/constants"
 	"github.com/ava-labs/avalanchego/utils/hashing"
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/ava-labs/avalanchego/utils/rpc"
+	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/indexer/catomic"
@@ -87,4 +89,15 @@ func TxDecoder() (store.TxDecoder, error) {
 			return nil, fmt.Errorf("chain %s has no primary-network txs", chain)
 		}
 	}, nil
+}
+
+// CurrentValidators reads the primary network's current validators from the
+// node (with nodeIDs, their delegators too): uptimes and potential rewards
+// are live P-chain state the index does not keep.
+func (ix *Indexer) CurrentValidators(ctx context.Context, nodeIDs []ids.NodeID) ([]platformvm.ClientPermissionlessValidator, error) {
+	vals, err := ix.client.Platform.GetCurrentValidators(ctx, constants.PrimaryNetworkID, nodeIDs)
+	if err != nil {
+		return nil, fmt.Errorf("platform.getCurrentValidators: %w", err)
+	}
+	return vals, nil
 }

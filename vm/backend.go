@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"net/http"
 
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/libevm/common"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -20,12 +22,13 @@ import (
 // VM supplies only what lives outside it: the network's identity, follower
 // progress and live node state.
 var (
-	_ handlers.NodeView       = (*VM)(nil)
-	_ handlers.EVMStateReader = (*VM)(nil)
-	_ handlers.Controller     = (*VM)(nil)
-	_ handlers.EVMReader      = (*store.Store)(nil)
-	_ handlers.MetricsReader  = (*store.Store)(nil)
-	_ handlers.PrimaryReader  = (*store.PrimaryReader)(nil)
+	_ handlers.NodeView            = (*VM)(nil)
+	_ handlers.EVMStateReader      = (*VM)(nil)
+	_ handlers.PlatformStateReader = (*VM)(nil)
+	_ handlers.Controller          = (*VM)(nil)
+	_ handlers.EVMReader           = (*store.Store)(nil)
+	_ handlers.MetricsReader       = (*store.Store)(nil)
+	_ handlers.PrimaryReader       = (*store.PrimaryReader)(nil)
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
@@ -52,8 +55,9 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the tx decoders: %w", err)
 	}
+	primary := vm.store.PrimaryReader(decode)
 	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm,
-		Primary: vm.store.PrimaryReader(decode)}
+		Primary: primary, Staking: primary, Platform: vm}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 
@@ -68,6 +72,16 @@ func (vm *VM) NativeBalance(ctx context.Context, chain netinfo.Chain, addr commo
 		return nil, err
 	}
 	return ix.NativeBalance(ctx, chain, addr)
+}
+
+// CurrentValidators reads the primary network's current validators from the
+// node.
+func (vm *VM) CurrentValidators(ctx context.Context, nodeIDs []ids.NodeID) ([]platformvm.ClientPermissionlessValidator, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return nil, err
+	}
+	return ix.CurrentValidators(ctx, nodeIDs)
 }
 
 // Statuses reports the followers; before they exist, each configured primary

@@ -58,6 +58,11 @@ func newFakePlatform() *fakePlatform {
 
 func (f *fakePlatform) addTx(tx *txs.Tx) { f.txs[tx.ID()] = tx.Bytes() }
 
+// L1Refund finds no refund: the source tests have no L1 validators.
+func (*fakePlatform) L1Refund(context.Context, ids.ID, ids.ID) ([]byte, bool, error) {
+	return nil, false, nil
+}
+
 func (f *fakePlatform) GetTx(_ context.Context, txID ids.ID) ([]byte, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -31,6 +31,10 @@ type Platform interface {
 	// GetRewardUTXOs returns the reward UTXOs (avax.UTXO bytes) paid for
 	// the staking tx stakingTxID.
 	GetRewardUTXOs(ctx context.Context, stakingTxID ids.ID) ([][]byte, error)
+	// L1Refund finds the UTXO utxoID (avax.UTXO bytes) among those of the
+	// remaining-balance owner of the L1 validation; found is false when the
+	// node's UTXO set does not hold it (spent, or never made).
+	L1Refund(ctx context.Context, validationID, utxoID ids.ID) (b []byte, found bool, err error)
 }
 
 // requestTimeout bounds one platform call: avalanchego's clients use
@@ -58,6 +62,29 @@ func (p platformClient) GetRewardUTXOs(ctx context.Context, stakingTxID ids.ID) 
 		return nil, fmt.Errorf("platform.getRewardUTXOs(%s): %w", stakingTxID, err)
 	}
 	return utxos, nil
+}
+
+// getUTXOsLimit is the page size of platform.getUTXOs (its maximum).
+const getUTXOsLimit = 1024
+
+func (p platformClient) L1Refund(ctx context.Context, validationID, utxoID ids.ID) ([]byte, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	v, _, err := p.c.GetL1Validator(ctx, validationID)
+	if err != nil {
+		return nil, false, fmt.Errorf("platform.getL1Validator(%s): %w", validationID, err)
+	}
+	if v.RemainingBalanceOwner == nil || len(v.RemainingBalanceOwner.Addrs) == 0 {
+		return nil, false, nil
+	}
+	addrs := v.RemainingBalanceOwner.Addrs
+	return findUTXO(ctx, func(ctx context.Context, startAddr ids.ShortID, startUTXO ids.ID) ([][]byte, ids.ShortID, ids.ID, error) {
+		utxos, nextAddr, nextUTXO, err := p.c.GetUTXOs(ctx, addrs, getUTXOsLimit, startAddr, startUTXO)
+		if err != nil {
+			return nil, ids.ShortID{}, ids.ID{}, fmt.Errorf("platform.getUTXOs: %w", err)
+		}
+		return utxos, nextAddr, nextUTXO, nil
+	}, utxoID)
 }
 
 // The node's indexer records an accepted block before the VM commits it, so

@@ -56,7 +56,11 @@ func (s *Source) resolveReward(ctx context.Context, tx *pdata.Tx) error {
 	// The stake comes back on commit and on abort alike, as the same UTXOs
 	// (same IDs, same outputs) the staking tx created as stake.
 	tx.Unstaked = slices.Clone(staking.Staker.Stake)
-	tx.Produced = rewards
+	// The returned stake is part of what the tx puts in the UTXO set (the
+	// node's getUTXOs shows it from then on), so it is listed with the
+	// rewards; the store keeps one row per UTXO and marks it unstaked.
+	tx.Produced = append(returnedStake(staking), rewards...)
+	tx.NodeID = staking.Staker.NodeID
 	return nil
 }
 
@@ -110,4 +114,16 @@ func rewardUTXOs(staking *pdata.Tx, outcome pdata.Outcome, raw [][]byte) ([]pdat
 func sameOwners(a, b *pdata.Owners) bool {
 	return a != nil && b != nil && a.Threshold == b.Threshold && a.Locktime == b.Locktime &&
 		slices.Equal(a.Addrs, b.Addrs)
+}
+
+// returnedStake is the staking tx's stake, which its RewardValidatorTx
+// returns on commit and abort alike.
+func returnedStake(staking *pdata.Tx) []pdata.UTXO {
+	var out []pdata.UTXO
+	for _, u := range staking.Produced {
+		if u.Kind == pdata.KindStake {
+			out = append(out, u)
+		}
+	}
+	return out
 }

@@ -102,6 +102,14 @@ func (s *Source) Fetch(ctx context.Context, from uint64, max int) ([]*pdata.Bloc
 				rewards = append(rewards, tx)
 			}
 		}
+		for _, tx := range b.Txs {
+			if refundsL1Balance(tx) {
+				// Rare (a few per L1 validator's life): resolved one by one.
+				if err := s.resolveRefund(ctx, tx); err != nil {
+					return nil, err
+				}
+			}
+		}
 		blocks[i] = b
 	}
 	if err := s.resolveRewards(ctx, rewards); err != nil {

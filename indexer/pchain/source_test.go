@@ -232,22 +232,26 @@ func TestFetchResolvesRewards(t *testing.T) {
 	staking, err := DecodeTx(s.banffValidator.Bytes())
 	require.NoError(t, err)
 	require.Equal(t, staking.Staker.Stake, reward.Unstaked)
-	require.Len(t, reward.Produced, 2)
-	require.Equal(t, pdata.RewardValidator, reward.Produced[0].RewardType)
-	require.Equal(t, pdata.RewardValidatorFee, reward.Produced[1].RewardType)
-	for _, u := range reward.Produced {
+	// The returned stake first, then the rewards.
+	require.Len(t, reward.Produced, 3)
+	require.Equal(t, pdata.KindStake, reward.Produced[0].Kind)
+	require.Equal(t, staking.Staker.Stake[0], reward.Produced[0].ID)
+	rewards := reward.Produced[1:]
+	require.Equal(t, pdata.RewardValidator, rewards[0].RewardType)
+	require.Equal(t, pdata.RewardValidatorFee, rewards[1].RewardType)
+	for _, u := range rewards {
 		require.Equal(t, pdata.KindReward, u.Kind)
 		require.Equal(t, s.banffValidator.ID(), u.TxID)
 		require.Equal(t, rewardAt.Unix(), u.StakeEnd)
 	}
-	require.Equal(t, 40*units.Avax, reward.Produced[0].Amount)
+	require.Equal(t, 40*units.Avax, rewards[0].Amount)
 
 	aborted := blocks[2].Txs[0]
 	require.Equal(t, pdata.OutcomeAbort, aborted.Outcome)
 	del, err := DecodeTx(s.durangoDelegator.Bytes())
 	require.NoError(t, err)
 	require.Equal(t, del.Staker.Stake, aborted.Unstaked, "stake comes back on abort too")
-	require.Empty(t, aborted.Produced)
+	require.Len(t, aborted.Produced, len(del.Staker.Stake), "the returned stake, and no reward")
 }
 
 func TestFetchLooksAheadForTheOption(t *testing.T) {
@@ -293,7 +297,7 @@ func TestFetchWaitsForTheVM(t *testing.T) {
 	s.platform.late[s.rewardValidator.ID()] = 3
 	blocks, err := s.source().Fetch(t.Context(), 13, 2)
 	require.NoError(t, err)
-	require.Len(t, blocks[0].Txs[1].Produced, 2)
+	require.Len(t, blocks[0].Txs[1].Produced, 3)
 
 	s.platform.late[s.rewardValidator.ID()] = retryAttempts
 	_, err = s.source().Fetch(t.Context(), 13, 2)

@@ -101,7 +101,7 @@ func (d *txDecoder) RewardValidatorTx(tx *txs.RewardValidatorTx) error {
 // Banff txs.
 
 func (d *txDecoder) RemoveSubnetValidatorTx(tx *txs.RemoveSubnetValidatorTx) error {
-	d.out.Subnet = tx.Subnet
+	d.out.Subnet, d.out.NodeID = tx.Subnet, tx.NodeID
 	return d.base(&tx.BaseTx.BaseTx)
 }
 

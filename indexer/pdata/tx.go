@@ -39,6 +39,9 @@ type Tx struct {
 	Staker *Staker // validator and delegator txs
 	// RewardOf is the staking tx a RewardValidatorTx ends.
 	RewardOf ids.ID
+	// NodeID is the node a RewardValidatorTx rewards (known once its
+	// staking tx is read) or a RemoveSubnetValidatorTx removes.
+	NodeID ids.NodeID
 
 	Subnet      ids.ID  // the subnet a subnet tx acts on (or creates)
 	SubnetOwner *Owners // CreateSubnetTx, TransferSubnetOwnershipTx

@@ -34,6 +34,21 @@ import (
 //	0x22  uaddr | holdChain | addr(20) | utxoID(32)          balance row of one owner: asset, amount, created and
 //	                                                         consumed time, locktimes, stake period, unstaked time,
 //	                                                         atomic flag + source chain ID (a function of 0x20 + 0x21)
+//	0x30  staker | stakingTxID(32)                           staker record (stakerrows.go): staking tx type, block,
+//	                                                         pdata.Staker, then how it ended: reward tx, time,
+//	                                                         outcome, rewards and their owners by reward type;
+//	                                                         or remove tx and time (permissioned subnet validators)
+//	0x31  stknode | nodeID(20) | kind(1) | start(8) | txID(32)   staker summary: end, weight, subnet, VALIDATOR_FEE
+//	                                                         paid by its reward tx (kind 0 validator, 1 delegator)
+//	0x32  stkaddr | addr(20) | kind(1) | start(8) | txID(32)  "" : addr is in the staker's rewards owner or
+//	                                                         delegation rewards owner
+//	0x33  stkorder | kind(1) | start(8) | txID(32)           "" : every staker of a kind in listing order
+//	0x34  rwdaddr | addr(20) | time(8) | utxoID(32)          stakingTxID(32): a reward UTXO addr owns, paid at time
+//	                                                         (the reward tx's block time)
+//	0x35  rwdnode | nodeID(20) | time(8) | utxoID(32)        stakingTxID(32): a reward UTXO paid for a staker of
+//	                                                         the node (a delegator's VALIDATOR_FEE included)
+//	0x36  l1val | validationID(32)                           nodeID(20) | subnetID(32) of an L1 validation
+//	                                                         (l1validation.go)
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
 //	                                                         next chain time, type, size, tx count, proposer
 //	0x41  bprop | chain | nodeID(20) | height(8)             "" : the block's proposer (blocks with a proposer NodeID)
@@ -61,8 +76,12 @@ import (
 //	                                                         (history of 0x8B; kind 0: no longer held)
 //
 // Reserved for the capabilities that come next (see
-// shared/reference/indexing.md §6.2): 0x30-0x35 stakers and rewards,
-// 0x42-0x43 vertices, 0xA0-0xAF signature aggregation.
+// shared/reference/indexing.md §6.2): 0x42-0x43 vertices, 0xA0-0xAF
+// signature aggregation.
+//
+// Staker and reward rows (0x30-0x35) are P-chain data written only by the
+// P writer, keyed by the staking tx (and for rewards by the reward UTXO), so
+// re-writing a block rewrites the same keys with the same values.
 //
 // UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
 // created by one chain's writer and consumed by another's, and both find it
@@ -79,6 +98,13 @@ const (
 	tagUTXO     byte = 0x20
 	tagSpent    byte = 0x21
 	tagUAddr    byte = 0x22
+	tagStaker   byte = 0x30
+	tagStkNode  byte = 0x31
+	tagStkAddr  byte = 0x32
+	tagStkOrder byte = 0x33
+	tagRwdAddr  byte = 0x34
+	tagRwdNode  byte = 0x35
+	tagL1Val    byte = 0x36
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
 	tagEVMTx    byte = 0x80
@@ -107,7 +133,9 @@ const (
 // SchemaVersion is the layout version written into a new store. Opening a
 // store written with another version fails with a message that says how to
 // rebuild it.
-const SchemaVersion uint32 = 3
+// (4: staker and reward rows; a store of version 3 lacks them for the blocks
+// it holds.)
+const SchemaVersion uint32 = 4
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
@@ -172,6 +200,39 @@ func uaddrPrefix(hold netinfo.Chain, addr ids.ShortID) key {
 func proposerPrefix(chain netinfo.Chain, node ids.NodeID) key {
 	return newKey(tagProposer, chain).bytes(node.Bytes())
 }
+
+// Staker kinds in the staker index keys: validators sort before delegators.
+const (
+	kindValidator byte = 0
+	kindDelegator byte = 1
+)
+
+func stakerKind(delegator bool) byte {
+	if delegator {
+		return kindDelegator
+	}
+	return kindValidator
+}
+
+func stakerKey(txID ids.ID) []byte { return key{tagStaker}.id(txID) }
+
+// The staker and reward index keys end in a position, u64(8) | id(32): a
+// staker's start and staking tx ID, or a reward's time and UTXO ID. The
+// prefixes are built fresh on each call, so callers may append to them.
+
+func stakerNodePrefix(node ids.NodeID, kind byte) key {
+	return key{tagStkNode}.bytes(node.Bytes()).bytes([]byte{kind})
+}
+
+func stakerAddrPrefix(addr ids.ShortID, kind byte) key {
+	return key{tagStkAddr}.shortID(addr).bytes([]byte{kind})
+}
+
+func stakerOrderPrefix(kind byte) key { return key{tagStkOrder, kind} }
+
+func rewardAddrPrefix(addr ids.ShortID) key { return key{tagRwdAddr}.shortID(addr) }
+func rewardNodePrefix(node ids.NodeID) key  { return key{tagRwdNode}.bytes(node.Bytes()) }
+func (k key) seq(n int64, id ids.ID) []byte { return k.u64(uint64(n)).id(id) }
 
 func tpsPrefix(chain netinfo.Chain) []byte { return newKey(tagTPS, chain) }
 

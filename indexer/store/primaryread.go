@@ -105,6 +105,9 @@ func (r *PrimaryReader) indexedTx(txn *badger.Txn, id ids.ID, rec *ptxRecord) (p
 		}
 		tx = decoded
 		tx.ID = id
+		if err := fillL1Validations(txn, tx); err != nil {
+			return pdata.IndexedTx{}, err
+		}
 	}
 	tx.Bytes, tx.Outcome, tx.Unstaked = rec.Bytes, rec.Outcome, rec.Unstaked
 	out := pdata.IndexedTx{Chain: rec.Chain, Pos: rec.Pos, BlockID: rec.BlockID, BlockTime: rec.Time, Tx: tx}

@@ -12,8 +12,8 @@ import (
 )
 
 // PrimaryWriter writes the blocks of the P- or X-chain follower: block
-// records, txs, their address rows, UTXOs and balance rows (keys.go
-// 0x10-0x22, 0x40-0x41).
+// records, txs, their address rows, UTXOs and balance rows, and for the
+// P-chain stakers and rewards (keys.go 0x10-0x22, 0x30-0x35, 0x40-0x41).
 type PrimaryWriter struct {
 	s     *Store
 	chain netinfo.Chain
@@ -118,7 +118,8 @@ func (w *PrimaryWriter) chainTimeBefore(txn *blockTxn, net *PrimaryNetwork, heig
 }
 
 // writePrimaryBlock writes a P/X block record stamped ts, its proposer row
-// and its txs.
+// and its txs; P-chain txs also write their staker and reward rows (genesis
+// validators included: the genesis block comes through here too).
 func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *pdata.Block, ts int64) error {
 	if err := txn.set(blockKey(chain, b.Number), encodeBlock(b, ts)); err != nil {
 		return err
@@ -132,6 +133,14 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 		at := txPlace{chain: chain, pos: pdata.TxPos{Height: b.Number, Index: uint32(i)}, block: b.ID, time: ts}
 		if err := writePrimaryTx(txn, net, at, tx); err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID, err)
+		}
+		if chain == netinfo.P {
+			if err := writeStaking(txn, at, tx); err != nil {
+				return fmt.Errorf("tx %s staking: %w", tx.ID, err)
+			}
+			if err := writeL1Validations(txn, tx); err != nil {
+				return fmt.Errorf("tx %s: %w", tx.ID, err)
+			}
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/ava-labs/libevm/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/evmchain"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/follower"
@@ -122,7 +123,8 @@ func BenchmarkEVMCatchUp(b *testing.B) {
 	})
 	b.Run("follower", func(b *testing.B) {
 		for range b.N {
-			catchUpOnce(b, ctx, src, head)
+			catchUpOnce(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), head,
+				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) })
 		}
 		report(b)
 	})
@@ -143,7 +145,7 @@ func countTxs(b *testing.B, ctx context.Context, src *evmchain.Source, head uint
 }
 
 // fetchAll fetches blocks 1..head with benchFetchers parallel workers.
-func fetchAll(b *testing.B, ctx context.Context, src *evmchain.Source, head uint64) {
+func fetchAll[B chaindata.Block](b *testing.B, ctx context.Context, src follower.Source[B], head uint64) {
 	ranges := make(chan uint64)
 	var wg sync.WaitGroup
 	for range benchFetchers {
@@ -164,8 +166,11 @@ func fetchAll(b *testing.B, ctx context.Context, src *evmchain.Source, head uint
 	wg.Wait()
 }
 
-// catchUpOnce runs a follower on a fresh store until it reaches head.
-func catchUpOnce(b *testing.B, ctx context.Context, src *evmchain.Source, head uint64) {
+// catchUpOnce runs a follower of chain on a fresh store until it reaches
+// head.
+func catchUpOnce[B chaindata.Block](b *testing.B, ctx context.Context, chain netinfo.Chain, src follower.Source[B],
+	head uint64, sink func(*store.Store) follower.Sink[B],
+) {
 	b.StopTimer()
 	st, err := store.Open(b.TempDir(), logging.NoLog{})
 	if err != nil {
@@ -177,8 +182,7 @@ func catchUpOnce(b *testing.B, ctx context.Context, src *evmchain.Source, head u
 		b.Fatal(err)
 	}
 	cfg := follower.Config{PollInterval: time.Millisecond, BatchSize: benchBatch, Fetchers: benchFetchers}
-	sink := follower.Sink[*evmdata.Block](st.EVMWriter(netinfo.C))
-	f := follower.New(follower.Identity{Chain: netinfo.C, Name: "C"}, follower.Source[*evmdata.Block](src), sink, cfg, logging.NoLog{}, m)
+	f := follower.New(follower.Identity{Chain: chain, Name: chain.String()}, src, sink(st), cfg, logging.NoLog{}, m)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	b.StartTimer()
@@ -193,7 +197,7 @@ func catchUpOnce(b *testing.B, ctx context.Context, src *evmchain.Source, head u
 	b.StopTimer()
 	stop()
 	<-done
-	if c, _ := st.Cursor(ctx, netinfo.C, store.StreamBlocks); c.NextHeight != head+1 {
+	if c, _ := st.Cursor(ctx, chain, store.StreamBlocks); c.NextHeight != head+1 {
 		b.Fatalf("cursor %d after catching up to %d", c.NextHeight, head)
 	}
 	b.StartTimer()

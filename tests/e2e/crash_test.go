@@ -14,10 +14,12 @@ import (
 	"github.com/avadata/avadata/scripts/localnet"
 )
 
-// TestKillDuringCatchUpResumesExactly builds a backlog of blocks, makes
+// TestKillDuringCatchUpResumesExactly builds a backlog of blocks (on P, a
+// rewarded delegation: a proposal block and its commit among them), makes
 // avadata re-index it from genesis, kills the node with SIGKILL in the
 // middle of that catch-up, restarts it, and checks that the finished index
-// equals the one built without interruption and the node's own blocks.
+// (TPS, every P and X tx with its UTXOs, balances) equals the one built
+// without interruption, and the TPS the node's own blocks give.
 func TestKillDuringCatchUpResumesExactly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -34,7 +36,11 @@ func TestKillDuringCatchUpResumesExactly(t *testing.T) {
 
 	issuer := newTxIssuer(t, ctx, net.URI())
 	issuer.issueX(t, ctx, 120)
-	issuer.issueP(t, ctx, 120)
+	issuer.issueP(t, ctx, 60)
+	// A rewarded delegation puts a proposal block and its commit in the
+	// middle of the P-chain backlog.
+	staking := delegateBriefly(t, ctx, issuer)
+	issuer.issueP(t, ctx, 60)
 	issuer.issueC(t, ctx, 4)
 	heights := map[string]uint64{}
 	for _, chain := range []string{"P", "X", "C"} {
@@ -43,6 +49,9 @@ func TestKillDuringCatchUpResumesExactly(t *testing.T) {
 	base := net.ChainURL()
 	waitIndexed(t, ctx, base, heights)
 	uninterrupted := tpsByChain(t, ctx, base)
+	addrs := ewoqAndDest(t, issuer)
+	uninterruptedPrimary := primarySnapshot(t, ctx, base, addrs)
+	requireRewardListed(t, uninterruptedPrimary, staking)
 
 	killed := false
 	for attempt := 1; attempt <= 3 && !killed; attempt++ {
@@ -57,6 +66,8 @@ func TestKillDuringCatchUpResumesExactly(t *testing.T) {
 	waitIndexed(t, ctx, base, heights)
 	resumed := tpsByChain(t, ctx, base)
 	require.Equal(t, uninterrupted, resumed)
+	require.Equal(t, uninterruptedPrimary, primarySnapshot(t, ctx, base, addrs),
+		"P/X txs, UTXOs and balances after a kill -9 in the middle of catching up")
 	for chain, h := range heights {
 		want := expectedTPS(nodeBlocks(t, ctx, net.URI(), chain, h))
 		require.Len(t, resumed[chain], len(want), chain)

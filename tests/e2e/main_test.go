@@ -54,9 +54,20 @@ func testChainConfig() map[string]any {
 	}
 }
 
-// testNodeFlags make blocks come as soon as txs arrive.
+// testNodeFlags make blocks come as soon as txs arrive, and staking short
+// enough for the staking tests (staking_scenario_test.go) to see stakers
+// finish and be rewarded: a 20s minimum staking period, and no uptime
+// requirement, since with sybil protection off no validator is ever
+// connected and a required uptime would make the node abort every
+// RewardValidatorTx. The reward config stays the local default: a shorter
+// minting period lets the genesis validators' year-long stakes claim the
+// whole remaining supply at genesis, and every later reward is then 0.
 func testNodeFlags() map[string]string {
-	return map[string]string{"proposervm-min-block-delay": "0s"}
+	return map[string]string{
+		"proposervm-min-block-delay": "0s",
+		"min-stake-duration":         "20s",
+		"uptime-requirement":         "0",
+	}
 }
 
 // startNetwork brings up a fresh single-node local network in dir.

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ava-labs/avalanchego/api/info"
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/upgrade"
+	"github.com/ava-labs/avalanchego/utils/constants"
+
+	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/nodeapi"
+	"github.com/avadata/avadata/indexer/pchain"
+	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/store"
+	"github.com/avadata/avadata/indexer/xchain"
+)
+
+// benchPrimaryBlocks is how many P- and X-chain blocks the primary catch-up
+// benchmark needs (AVADATA_BENCH_PX_BLOCKS). Each is one BaseTx the wallet
+// waits for, so making them takes about a minute per thousand.
+func benchPrimaryBlocks() uint64 {
+	if n, err := strconv.ParseUint(os.Getenv("AVADATA_BENCH_PX_BLOCKS"), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return 500
+}
+
+// BenchmarkPrimaryCatchUp compares the P- and X-chain followers' catch-up
+// (index API ranges, parse, decode, ordered Badger writes of txs, UTXOs,
+// address and balance rows with the cursor) with only fetching and parsing
+// the same blocks with the same parallelism from the same node in the same
+// run.
+func BenchmarkPrimaryCatchUp(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	client := nodeapi.New(env.uri)
+	issuer := newTxIssuer(b, ctx, env.uri)
+	want := benchPrimaryBlocks()
+
+	psrc, err := pchain.NewSource(client, upgradesOfLocal())
+	if err != nil {
+		b.Fatal(err)
+	}
+	xsrc, err := xchain.NewSource(client.BlockIndex(netinfo.X))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		chain netinfo.Chain
+		src   follower.Source[*pdata.Block]
+		issue func(n int)
+	}{
+		{netinfo.P, psrc, func(n int) { issuer.issueP(b, ctx, n) }},
+		{netinfo.X, xsrc, func(n int) { issuer.issueX(b, ctx, n) }},
+	} {
+		head, err := c.src.Head(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if head < want {
+			c.issue(int(want - head))
+			if head, err = c.src.Head(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(c.chain.String()+"/fetch-only", func(b *testing.B) {
+			for range b.N {
+				fetchAll(b, ctx, c.src, head)
+			}
+			b.ReportMetric(float64(uint64(b.N)*head)/b.Elapsed().Seconds(), "blocks/s")
+		})
+		b.Run(c.chain.String()+"/follower", func(b *testing.B) {
+			for range b.N {
+				catchUpOnce(b, ctx, c.chain, c.src, head, func(st *store.Store) follower.Sink[*pdata.Block] {
+					st.SetPrimaryNetwork(primaryNetworkOfLocal(b))
+					return st.PrimaryWriter(c.chain)
+				})
+			}
+			b.ReportMetric(float64(uint64(b.N)*head)/b.Elapsed().Seconds(), "blocks/s")
+		})
+	}
+}
+
+func upgradesOfLocal() upgrade.Config { return upgrade.GetConfig(constants.LocalID) }
+
+// primaryNetworkOfLocal is what the VM tells the store of the local network:
+// the primary chains' IDs and the P- and X-chain genesis blocks.
+func primaryNetworkOfLocal(b *testing.B) store.PrimaryNetwork {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	infoClient := info.NewClient(env.uri)
+	chainIDs := map[netinfo.Chain]ids.ID{netinfo.P: constants.PlatformChainID}
+	for _, c := range []netinfo.Chain{netinfo.X, netinfo.C} {
+		id, err := infoClient.GetBlockchainID(ctx, c.String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		chainIDs[c] = id
+	}
+	pgen, ts, err := pchain.Genesis(constants.LocalID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	xgen, err := xchain.Genesis(constants.LocalID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return store.PrimaryNetwork{
+		ChainOf: func(id ids.ID) (netinfo.Chain, bool) {
+			for c, cid := range chainIDs {
+				if cid == id {
+					return c, true
+				}
+			}
+			return 0, false
+		},
+		IDOf:        func(c netinfo.Chain) ids.ID { return chainIDs[c] },
+		Genesis:     map[netinfo.Chain]*pdata.Block{netinfo.P: pgen, netinfo.X: xgen},
+		GenesisTime: ts,
+	}
+}
