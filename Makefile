@@ -112,6 +112,7 @@ test-e2e: build
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
 	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
+	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
 	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/
 	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/
 

@@ -34,6 +34,20 @@ type Backend struct {
 	// Platform reads live P-chain state the index does not keep (uptimes
 	// and potential rewards of active validators).
 	Platform PlatformStateReader
+	// Vertices serves the X-chain DAG vertices from the index; nil (no
+	// vertex follower) answers every vertex listing with an empty page.
+	Vertices VertexReader
+}
+
+// VertexReader serves the X-chain vertex endpoints (spec 13, 15) from the
+// index (*store.Store). Vertices are identified by their acceptance index;
+// after (exclusive) continues a listing, limit <= 0 means no bound.
+type VertexReader interface {
+	// LatestVertices lists vertices by acceptance index, newest first.
+	LatestVertices(ctx context.Context, after *uint64, limit int) ([]pdata.Vertex, error)
+	// VerticesAtHeight lists the vertices of one DAG height by acceptance
+	// index, descending when desc.
+	VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error)
 }
 
 // NodeView is the plugin's view of its node.

@@ -64,12 +64,17 @@ type fakeBackend struct {
 	primary  *fakePrimary
 	staking  *fakeStaking
 	platform *fakePlatform
+	vertices *fakeVertices // nil: no vertex reader
 }
 
 // readers is the Backend the handler gets.
 func (f *fakeBackend) readers() Backend {
-	return Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm, Primary: f.primary,
+	b := Backend{Node: f, Metrics: f, EVM: f.evm, EVMState: f.evm, Primary: f.primary,
 		Staking: f.staking, Platform: f.platform}
+	if f.vertices != nil {
+		b.Vertices = f.vertices
+	}
+	return b
 }
 
 type tpsCall struct {

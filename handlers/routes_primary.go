@@ -15,8 +15,8 @@ import (
 
 // Primary-network chain endpoints (spec 4, 7, 13, 14, 15):
 // /v1/networks/{network}/blockchains/{blockchainId}/... Transactions,
-// balances and blocks are served from the index (primary_txs.go,
-// primary_balances.go, primary_blocks.go); the vertex endpoints are stubs.
+// balances, blocks and vertices are served from the index (primary_txs.go,
+// primary_balances.go, primary_blocks.go, primary_vertices.go).
 
 // Route names (also the hosted API's operation IDs).
 const (
@@ -51,14 +51,14 @@ func (s *server) primaryRoutes() []route {
 			summary: "balances of addresses on the P, X or C chain",
 			handler: s.adapt(s.serveGetPrimaryBalances)},
 		{name: routeListVerticesByHeight, method: http.MethodGet, path: base + "/vertices:listByHeight",
-			summary: "X-chain vertices at a height (not served yet)",
-			handler: stub(s, s.parseListVerticesByHeightRequest)},
+			summary: "X-chain vertices at a DAG height",
+			handler: s.adapt(s.serveListVerticesByHeight)},
 		{name: routeListBlocksByNode, method: http.MethodGet, path: base + "/nodes/{nodeId}/blocks",
 			summary: "blocks proposed by a node",
 			handler: s.adapt(s.serveListBlocksByNode)},
 		{name: routeListLatestVertices, method: http.MethodGet, path: base + "/vertices",
-			summary: "latest X-chain vertices (not served yet)",
-			handler: stub(s, s.parseListLatestVerticesRequest)},
+			summary: "latest X-chain vertices",
+			handler: s.adapt(s.serveListLatestVertices)},
 	}
 }
 

@@ -144,14 +144,13 @@ func TestGetPrimaryBalancesRoute(t *testing.T) {
 
 func TestListVerticesByHeightRoute(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	tpl := primaryTpl + "/vertices:listByHeight"
 	path := func(n, c string) string {
 		return "/v1/networks/" + n + "/blockchains/" + c + "/vertices:listByHeight?vertexHeight=1"
 	}
-	cases := blockchainCases(path, tpl, xChainOnly())
+	cases := blockchainCasesFor(path, servedBy("vertices"), xChainOnly())
 	x := "/v1/networks/local/blockchains/x-chain/vertices:listByHeight"
 	cases = append(cases,
-		valid("height 0", x+"?vertexHeight=0&pageSize=100&sortOrder=asc", tpl),
+		ok("height 0", x+"?vertexHeight=0&pageSize=100&sortOrder=asc", "vertices"),
 		invalid("missing vertexHeight", x, "vertexHeight is required", ">= 0"),
 		invalid("empty vertexHeight", x+"?vertexHeight=", "vertexHeight is required"),
 		invalid("negative vertexHeight", x+"?vertexHeight=-1", "invalid vertexHeight '-1'", ">= 0"),
@@ -188,12 +187,11 @@ func TestListBlocksByNodeRoute(t *testing.T) {
 
 func TestListLatestVerticesRoute(t *testing.T) {
 	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	tpl := primaryTpl + "/vertices"
 	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/vertices" }
-	cases := blockchainCases(path, tpl, xChainOnly())
+	cases := blockchainCasesFor(path, servedBy("vertices"), xChainOnly())
 	x := path("local", "x-chain")
 	cases = append(cases,
-		valid("pageSize", x+"?pageSize=100", tpl),
+		ok("pageSize", x+"?pageSize=100", "vertices"),
 		invalid("pageSize", x+"?pageSize=101", "pageSize", "between 1 and 100"),
 		invalid("pageToken", x+"?pageToken=x", "invalid pageToken"),
 	)

@@ -136,6 +136,17 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 			return err
 		}
 		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
+		// The pre-Cortina DAG has its own index and cursor; on a chain born
+		// linear (every network since Cortina) it is empty and the
+		// follower idles at height 0. It comes after the block follower,
+		// which status and controls find first for the X-chain.
+		vsrc, err := xchain.NewVertexSource(client.URI())
+		if err != nil {
+			return err
+		}
+		vid := follower.Identity{Chain: netinfo.X, Name: "X-vertices", BlockchainID: id.BlockchainID}
+		ix.runners = append(ix.runners, follower.New(vid, follower.Source[*pdata.Vertex](vsrc),
+			follower.Sink[*pdata.Vertex](st.VertexWriter()), fcfg, ix.log, metrics))
 	case netinfo.KindEVM:
 		return ix.addEVM(ctx, id, ci)
 	default:

@@ -57,7 +57,7 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
 	}
 	primary := vm.store.PrimaryReader(decode)
 	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm,
-		Primary: primary, Staking: primary, Platform: vm}
+		Primary: primary, Staking: primary, Platform: vm, Vertices: vm.store}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 

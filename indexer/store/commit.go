@@ -112,8 +112,13 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 			}
 			return 0, fmt.Errorf("writing %s block %d: %w", chain, b.Height(), err)
 		}
-		if err := w.countTPS(w.blockTs, b.TxCount()); err != nil {
-			return 0, err
+		// Only a chain's block stream counts TPS: another stream re-reads
+		// txs the chain already counts, or (X-chain vertices) stamps them
+		// with the node's acceptance time rather than the network's.
+		if stream == StreamBlocks {
+			if err := w.countTPS(w.blockTs, b.TxCount()); err != nil {
+				return 0, err
+			}
 		}
 		lastTs = w.blockTs
 		n++

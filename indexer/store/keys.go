@@ -52,6 +52,10 @@ import (
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
 //	                                                         next chain time, type, size, tx count, proposer
 //	0x41  bprop | chain | nodeID(20) | height(8)             "" : the block's proposer (blocks with a proposer NodeID)
+//	0x42  vtx | index(8)                                     X-chain DAG vertex record (vertexrows.go): id, parent IDs,
+//	                                                         DAG height, time (node acceptance), size, tx IDs;
+//	                                                         keyed by acceptance index in the node's vertex index
+//	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary
 //	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr (any role)
@@ -76,8 +80,10 @@ import (
 //	                                                         (history of 0x8B; kind 0: no longer held)
 //
 // Reserved for the capabilities that come next (see
-// shared/reference/indexing.md §6.2): 0x42-0x43 vertices, 0xA0-0xAF
-// signature aggregation.
+// shared/reference/indexing.md §6.2): 0xA0-0xAF signature aggregation.
+//
+// Vertex rows (0x42, 0x43) are the X-chain's only and carry no chain byte;
+// the vertex writer advances the X-chain's StreamVertices cursor.
 //
 // Staker and reward rows (0x30-0x35) are P-chain data written only by the
 // P writer, keyed by the staking tx (and for rewards by the reward UTXO), so
@@ -107,6 +113,8 @@ const (
 	tagL1Val    byte = 0x36
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
+	tagVertex   byte = 0x42
+	tagVtxH     byte = 0x43
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -148,6 +156,9 @@ type Stream uint8
 
 const (
 	StreamBlocks Stream = iota
+	// StreamVertices is the X-chain's DAG vertex follower (its own cursor
+	// beside the X-chain's blocks; it counts no TPS).
+	StreamVertices
 )
 
 // key builds a key from a tag, a chain and fixed-width parts.

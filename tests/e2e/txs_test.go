@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,8 +72,17 @@ func (x *txIssuer) issueP(t testing.TB, ctx context.Context, n int) {
 			Asset: avax.Asset{ID: assetID},
 			Out:   &secp256k1fx.TransferOutput{Amt: units.MilliAvax + uint64(i), OutputOwners: x.owner()},
 		}
-		_, err := x.wallet.P().IssueBaseTx([]*avax.TransferableOutput{out}, x.opts(ctx)...)
-		require.NoError(t, err, "P BaseTx %d", i)
+		for {
+			_, err := x.wallet.P().IssueBaseTx([]*avax.TransferableOutput{out}, x.opts(ctx)...)
+			if err != nil && strings.Contains(err.Error(), "exceeds current gas capacity") && ctx.Err() == nil {
+				// The P-chain's dynamic fees refill gas capacity over
+				// time; hundreds of txs in a row drain it.
+				time.Sleep(time.Second)
+				continue
+			}
+			require.NoError(t, err, "P BaseTx %d", i)
+			break
+		}
 	}
 }
 
