@@ -12,6 +12,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/txsig"
 	"github.com/avadata/avadata/indexer/xchain"
 )
 
@@ -74,7 +75,7 @@ func fromTx(tx *atomic.Tx) (*pdata.Tx, error) {
 func fromImport(out *pdata.Tx, tx *atomic.Tx, utx *atomic.UnsignedImportTx) {
 	out.Type = TypeImportTx
 	out.SourceChain = utx.SourceChain
-	hash := xchain.UnsignedHash(utx.Bytes())
+	sigs := txsig.New(utx.Bytes())
 	for i, in := range utx.ImportedInputs {
 		input := pdata.Input{
 			UTXOID:      in.InputID(),
@@ -84,7 +85,7 @@ func fromImport(out *pdata.Tx, tx *atomic.Tx, utx *atomic.UnsignedImportTx) {
 			Amount:      in.In.Amount(),
 		}
 		if i < len(tx.Creds) {
-			input.Signers = xchain.Signers(hash, tx.Creds[i])
+			input.Signers = sigs.Signers(tx.Creds[i])
 		}
 		out.Consumed = append(out.Consumed, input)
 	}

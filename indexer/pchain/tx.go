@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/ava-labs/avalanchego/utils/hashing"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
 
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/txsig"
 )
 
 // DecodeTx decodes a signed P-chain tx as accepted. What the tx bytes alone
@@ -37,7 +37,7 @@ func decodeParsed(tx *txs.Tx) (*pdata.Tx, error) {
 			Bytes: tx.Bytes(),
 		},
 		// Every credential signs the hash of the unsigned bytes.
-		signers: newSignerRecovery(hashing.ComputeHash256(tx.Unsigned.Bytes())),
+		signers: txsig.New(tx.Unsigned.Bytes()),
 	}
 	if err := tx.Unsigned.Visit(d); err != nil {
 		return nil, fmt.Errorf("decoding %s %s: %w", d.out.Type, d.out.ID, err)
@@ -60,7 +60,7 @@ func typeName(v any) string {
 type txDecoder struct {
 	tx      *txs.Tx
 	out     *pdata.Tx
-	signers *signerRecovery
+	signers *txsig.Recovery
 	// creds counts the credentials used so far: they align with the tx's
 	// inputs in order (Ins, then ImportedInputs); any further ones
 	// authorize subnet or validator actions and name no UTXO.
@@ -85,10 +85,7 @@ func (d *txDecoder) consume(ins []*avax.TransferableInput) error {
 		if d.creds >= len(d.tx.Creds) {
 			return fmt.Errorf("input %s has no credential (%d credentials)", in.InputID(), len(d.tx.Creds))
 		}
-		signers, err := d.signers.signers(d.tx.Creds[d.creds])
-		if err != nil {
-			return fmt.Errorf("credential %d: %w", d.creds, err)
-		}
+		signers := d.signers.Signers(d.tx.Creds[d.creds])
 		d.creds++
 		d.out.Consumed = append(d.out.Consumed, inputOf(in, signers))
 	}

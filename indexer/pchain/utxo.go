@@ -4,9 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ava-labs/avalanchego/ids"
-	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
-	"github.com/ava-labs/avalanchego/vms/components/verify"
 	"github.com/ava-labs/avalanchego/vms/platformvm/fx"
 	"github.com/ava-labs/avalanchego/vms/platformvm/stakeable"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
@@ -72,41 +70,6 @@ func ownersOf(o fx.Owner) *pdata.Owners {
 		Locktime:  owners.Locktime,
 		Addrs:     append([]ids.ShortID(nil), owners.Addrs...),
 	}
-}
-
-// signerRecovery recovers the addresses behind a tx's credentials. Every
-// credential signs the same hash, and a key that signs several inputs
-// repeats the same signature, so each distinct signature is recovered once.
-type signerRecovery struct {
-	hash []byte
-	seen map[[secp256k1.SignatureLen]byte]ids.ShortID
-}
-
-func newSignerRecovery(hash []byte) *signerRecovery {
-	return &signerRecovery{hash: hash, seen: map[[secp256k1.SignatureLen]byte]ids.ShortID{}}
-}
-
-// signers returns the addresses whose signatures cred holds, in signature
-// order.
-func (r *signerRecovery) signers(cred verify.Verifiable) ([]ids.ShortID, error) {
-	c, ok := cred.(*secp256k1fx.Credential)
-	if !ok {
-		return nil, fmt.Errorf("unexpected credential type %T", cred)
-	}
-	out := make([]ids.ShortID, 0, len(c.Sigs))
-	for _, sig := range c.Sigs {
-		addr, ok := r.seen[sig]
-		if !ok {
-			pk, err := secp256k1.RecoverPublicKeyFromHash(r.hash, sig[:])
-			if err != nil {
-				return nil, fmt.Errorf("recovering a signer's public key: %w", err)
-			}
-			addr = pk.Address()
-			r.seen[sig] = addr
-		}
-		out = append(out, addr)
-	}
-	return out, nil
 }
 
 // inputOf describes one spent UTXO; signers come from its credential.

@@ -17,6 +17,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/txsig"
 )
 
 // Tx type names (the Data API's XChainTransactionType).
@@ -77,7 +78,7 @@ func (d *Decoder) fromTx(tx *txs.Tx) (*pdata.Tx, error) {
 	v := &txVisitor{
 		d:    d,
 		tx:   tx,
-		hash: UnsignedHash(tx.Unsigned.Bytes()),
+		sigs: txsig.New(tx.Unsigned.Bytes()),
 		out:  &pdata.Tx{ID: tx.ID(), Bytes: tx.Bytes()},
 	}
 	if err := tx.Unsigned.Visit(v); err != nil {
@@ -92,7 +93,7 @@ func (d *Decoder) fromTx(tx *txs.Tx) (*pdata.Tx, error) {
 type txVisitor struct {
 	d      *Decoder
 	tx     *txs.Tx
-	hash   []byte
+	sigs   *txsig.Recovery
 	out    *pdata.Tx
 	credIx int
 }
@@ -208,7 +209,7 @@ func (v *txVisitor) nextCred() []ids.ShortID {
 	if i >= len(v.tx.Creds) || v.tx.Creds[i] == nil {
 		return nil
 	}
-	return Signers(v.hash, v.tx.Creds[i].Credential)
+	return v.sigs.Signers(v.tx.Creds[i].Credential)
 }
 
 // assetType is the Data API type of an asset: nft when it has an NFT
