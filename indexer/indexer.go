@@ -84,7 +84,7 @@ func New(ctx context.Context, chains []netinfo.ChainInfo, client *nodeapi.Client
 	log logging.Logger, metrics *follower.Metrics,
 ) (*Indexer, error) {
 	ix := &Indexer{log: log, client: client, store: st, cfg: cfg, metrics: metrics, evm: map[netinfo.Chain]*nodeapi.EVMClient{}}
-	st.SetPrimaryNetwork(primaryNetwork(ctx, client, cfg.Network, log))
+	st.SetPrimaryNetwork(PrimaryNetwork(ctx, client, cfg.Network, log))
 	for _, ci := range chains {
 		if err := ix.AddChain(ctx, ci); err != nil {
 			ix.Close()

@@ -21,13 +21,13 @@ import (
 	"github.com/avadata/avadata/indexer/xchain"
 )
 
-// primaryNetwork gathers what the store's primary-network writers need to
+// PrimaryNetwork gathers what the store's primary-network writers need to
 // know of the network: how blockchain IDs map to followed chains, and the
 // P- and X-chain genesis blocks (their UTXOs are where every balance
 // starts). A built-in genesis is used only when it is the node's own: the
 // local network's genesis moves its start time every nine months, and a
 // node started with a custom genesis has none built in.
-func primaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.Info, log logging.Logger) store.PrimaryNetwork {
+func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.Info, log logging.Logger) store.PrimaryNetwork {
 	chainOf := map[ids.ID]netinfo.Chain{}
 	for _, ci := range info.Chains {
 		chainOf[ci.BlockchainID] = ci.Chain

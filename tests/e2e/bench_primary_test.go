@@ -11,7 +11,9 @@ import (
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/upgrade"
 	"github.com/ava-labs/avalanchego/utils/constants"
+	"github.com/ava-labs/avalanchego/utils/logging"
 
+	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/nodeapi"
@@ -95,33 +97,14 @@ func primaryNetworkOfLocal(b *testing.B) store.PrimaryNetwork {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	infoClient := info.NewClient(env.uri)
-	chainIDs := map[netinfo.Chain]ids.ID{netinfo.P: constants.PlatformChainID}
-	for _, c := range []netinfo.Chain{netinfo.X, netinfo.C} {
-		id, err := infoClient.GetBlockchainID(ctx, c.String())
+	var chainIDs [2]ids.ID
+	for i, alias := range []string{"X", "C"} {
+		id, err := infoClient.GetBlockchainID(ctx, alias)
 		if err != nil {
 			b.Fatal(err)
 		}
-		chainIDs[c] = id
+		chainIDs[i] = id
 	}
-	pgen, ts, err := pchain.Genesis(constants.LocalID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	xgen, err := xchain.Genesis(constants.LocalID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return store.PrimaryNetwork{
-		ChainOf: func(id ids.ID) (netinfo.Chain, bool) {
-			for c, cid := range chainIDs {
-				if cid == id {
-					return c, true
-				}
-			}
-			return 0, false
-		},
-		IDOf:        func(c netinfo.Chain) ids.ID { return chainIDs[c] },
-		Genesis:     map[netinfo.Chain]*pdata.Block{netinfo.P: pgen, netinfo.X: xgen},
-		GenesisTime: ts,
-	}
+	net := netinfo.Info{NetworkID: constants.LocalID, Chains: netinfo.Primary(constants.LocalID, chainIDs[0], chainIDs[1])}
+	return indexer.PrimaryNetwork(ctx, nodeapi.New(env.uri), net, logging.NoLog{})
 }

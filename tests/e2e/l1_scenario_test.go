@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -117,23 +115,12 @@ func (s *l1Scenario) txsOf(v ids.ID) []*l1Tx {
 	return out
 }
 
-var l1Shared struct {
-	once sync.Once
-	sc   *l1Scenario
-	err  error
-}
+var l1Shared onceScenario[*l1Scenario]
 
+// l1ScenarioFixture returns the shared scenario, running it on first use.
 func l1ScenarioFixture(t *testing.T) *l1Scenario {
 	t.Helper()
-	l1Shared.once.Do(func() {
-		l1Shared.err = errors.New("the L1 scenario failed in an earlier test")
-		l1Shared.sc = runL1Scenario(t)
-		l1Shared.err = nil
-	})
-	if l1Shared.err != nil {
-		t.Fatal(l1Shared.err)
-	}
-	return l1Shared.sc
+	return l1Shared.get(t, "L1", runL1Scenario)
 }
 
 // TestL1ScenarioOnly runs the scenario and prints what the node said.

@@ -2,9 +2,7 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -124,27 +122,13 @@ func (s *primaryScenario) chainID(chain string) ids.ID {
 	return map[string]ids.ID{"P": s.pChain, "X": s.xChain, "C": s.cChain}[chain]
 }
 
-var primaryShared struct {
-	once sync.Once
-	sc   *primaryScenario
-	err  error
-}
+var primaryShared onceScenario[*primaryScenario]
 
 // primaryScenarioFixture returns the shared scenario, running it on first
 // use.
 func primaryScenarioFixture(t *testing.T) *primaryScenario {
 	t.Helper()
-	primaryShared.once.Do(func() {
-		// Stays if the scenario fails the first test, so later tests say
-		// why instead of checking a half-made history.
-		primaryShared.err = errors.New("the primary-network scenario failed in an earlier test")
-		primaryShared.sc = runPrimaryScenario(t)
-		primaryShared.err = nil
-	})
-	if primaryShared.err != nil {
-		t.Fatal(primaryShared.err)
-	}
-	return primaryShared.sc
+	return primaryShared.get(t, "primary-network", runPrimaryScenario)
 }
 
 // TestPrimaryScenarioOnly runs the scenario and prints what it recorded,

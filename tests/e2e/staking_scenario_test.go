@@ -3,9 +3,7 @@ package e2e
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"net/url"
-	"sync"
 	"testing"
 	"time"
 
@@ -141,23 +139,12 @@ func (s *stakingScenario) addr(t *testing.T, role string) string {
 
 func (s *stakingScenario) pAddr(t *testing.T, role string) string { return "P-" + s.addr(t, role) }
 
-var stakingShared struct {
-	once sync.Once
-	sc   *stakingScenario
-	err  error
-}
+var stakingShared onceScenario[*stakingScenario]
 
+// stakingScenarioFixture returns the shared scenario, running it on first use.
 func stakingScenarioFixture(t *testing.T) *stakingScenario {
 	t.Helper()
-	stakingShared.once.Do(func() {
-		stakingShared.err = errors.New("the staking scenario failed in an earlier test")
-		stakingShared.sc = runStakingScenario(t)
-		stakingShared.err = nil
-	})
-	if stakingShared.err != nil {
-		t.Fatal(stakingShared.err)
-	}
-	return stakingShared.sc
+	return stakingShared.get(t, "staking", runStakingScenario)
 }
 
 // TestStakingScenarioOnly runs the scenario and prints what the node said,
