@@ -50,6 +50,9 @@ import (
 // messages: unknown validator: NumIndices (0) >= NumFilteredValidators
 // (0)". The scenario records that refusal; if a network with sybil
 // protection on runs it, the tx is accepted and checked like the others.
+// TestSignedNetwork (l1_signed_test.go) issues both warp-authorized L1 txs,
+// SetL1ValidatorWeightTx and RegisterL1ValidatorTx, on a 2-node network with
+// sybil protection on and checks them there.
 
 const l1ScenarioTimeout = 3 * time.Minute
 

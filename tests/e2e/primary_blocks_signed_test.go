@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,66 +10,18 @@ import (
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
-
-	"github.com/avadata/avadata/scripts/localnet/multinode"
-	"github.com/avadata/avadata/vm"
 )
 
-// TestBlocksByNodeSigned proves endpoint 14 (GET .../blockchains/
+// blocksByNodeSigned proves endpoint 14 (GET .../blockchains/
 // {blockchainId}/nodes/{nodeId}/blocks) on signed blocks, which the shared
 // single-node network never builds (sybil protection off: every block is
-// unsigned). It starts its own 2-node tmpnet network (network ID 88888,
-// sybil protection on, the avadata chain on both nodes), issues P and X
+// unsigned). On the 2-node network of TestSignedNetwork it issues P and X
 // txs through node 1 so both nodes propose blocks, and checks, for each
 // node and chain, node 1's avadata against node 1's index API (containers
 // parsed with the proposervm parser) and getBlockByHeight.
-//
-// The {network} segment is the name the node reports for a custom network
-// ("network-88888", info.getNetworkName): resolveNetwork accepts exactly
-// the node's netinfo.Name(), which is constants.NetworkName(88888).
-func TestBlocksByNodeSigned(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a 2-node network")
-	}
-	avalanchego, pluginDir, err := binaries()
-	if err != nil {
-		t.Skipf("multinode harness cannot run: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(pluginDir, vm.ID.String())); err != nil {
-		t.Skipf("multinode harness cannot run: no avadata plugin (make build): %v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-
-	began := time.Now()
-	n, err := multinode.StartTmpnet(ctx, multinode.TmpnetConfig{
-		AvalancheGoPath: avalanchego,
-		PluginDir:       pluginDir,
-		Nodes:           2,
-		RootDir:         t.TempDir(),
-		ChainConfig:     testChainConfig(),
-	})
-	require.NoError(t, err, "starting the 2-node network")
-	t.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := n.Stop(stopCtx); err != nil {
-			t.Error(err)
-		}
-	})
-	uris := n.URIs()
-	require.Len(t, uris, 2)
-	uri := uris[0]
-	base := uri + "/ext/bc/" + n.ChainID().String()
-	t.Logf("2-node network up in %s: %v, avadata %s, dir %s", time.Since(began).Round(time.Millisecond), uris, base, n.Dir())
-
-	var netName struct {
-		NetworkName string `json:"networkName"`
-	}
-	require.NoError(t, callJSON(ctx, uri+"/ext/info", "info.getNetworkName", struct{}{}, &netName))
-	network := netName.NetworkName
-	require.Equal(t, "network-88888", network, "info.getNetworkName")
-
+func blocksByNodeSigned(t *testing.T, ctx context.Context, sn *signedNet) {
+	uris := sn.n.URIs()
+	uri, base, network := sn.uri, sn.base, sn.network
 	var nodes []ids.NodeID
 	for _, u := range uris {
 		var reply struct {
@@ -80,7 +30,7 @@ func TestBlocksByNodeSigned(t *testing.T) {
 		require.NoError(t, callJSON(ctx, u+"/ext/info", "info.getNodeID", struct{}{}, &reply))
 		nodes = append(nodes, reply.NodeID)
 	}
-	require.ElementsMatch(t, n.NodeIDs(), nodes, "info.getNodeID of the nodes")
+	require.ElementsMatch(t, sn.n.NodeIDs(), nodes, "info.getNodeID of the nodes")
 
 	issued := time.Now()
 	x := newTxIssuer(t, ctx, uri)

@@ -1,0 +1,252 @@
+package e2e
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/constants"
+	"github.com/ava-labs/avalanchego/utils/crypto/bls"
+	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
+	avajson "github.com/ava-labs/avalanchego/utils/json"
+	"github.com/ava-labs/avalanchego/utils/set"
+	"github.com/ava-labs/avalanchego/utils/units"
+	"github.com/ava-labs/avalanchego/vms/components/avax"
+	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
+	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
+	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/scripts/chaincreate"
+	"github.com/avadata/avadata/vm"
+)
+
+// l1WarpTxsSigned runs the L1 steps the shared single-node network
+// refuses (its P-chain sees no L1 validators, sybil protection being off:
+// see l1_scenario_test.go) on the 2-node network of TestSignedNetwork:
+// create a subnet and a chain on it (its manager chain: the P-chain maps a
+// warp message's source chain to its subnet, so the manager must be a
+// chain of the converted subnet; the nodes do not track that subnet, so
+// the chain never runs), convert the subnet to an L1 with one validator
+// whose BLS key the test holds, re-weight it (SetL1ValidatorWeightTx) and
+// register a second validator (RegisterL1ValidatorTx), both authorized by
+// warp messages from the L1's manager signed with that key. Endpoint 4
+// with l1ValidationId must list each validator's txs, with the fields
+// platform.getTx and platform.getL1Validator give.
+//
+// Two things make those txs pass, both found the hard way:
+//   - The P-chain verifies warp messages at the P-chain height of the
+//     preferred block's ACP-181 epoch (block/executor/manager.go VerifyTx,
+//     proposervm SetPreference), which is fixed for the epoch (30 s on
+//     these networks). Until an epoch starting after the conversion, the
+//     L1 has no validators at that height.
+//   - The P-chain mempool remembers a refused tx ID with its reason and
+//     answers a resubmission with that reason without verifying again. A
+//     retry must therefore be a different tx: each attempt carries its
+//     own memo.
+func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
+	uri := sn.uri
+
+	x := newTxIssuer(t, ctx, uri)
+	networkID := x.wallet.P().Builder().Context().NetworkID
+	require.Equal(t, uint32(88888), networkID)
+	key, err := secp256k1.NewPrivateKey()
+	require.NoError(t, err)
+	s := &l1Scenario{hrp: constants.GetHRP(networkID), key: key, addr: key.Address(),
+		chainName: "avadatal1signed", genesisData: chaincreate.DefaultGenesis(),
+		managerAddress: []byte{0xad, 0xa0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x22, 0x22}}
+	s.avax = x.wallet.P().Builder().Context().AVAXAssetID
+	r := &l1Run{l1Scenario: s, t: t, ctx: ctx}
+	s.fromHeight = nodeHeight(t, ctx, uri, "P")
+	record := func(tx *l1Tx) {
+		t.Helper()
+		tx.height, tx.blockTime = locatePTx(t, ctx, uri, s.fromHeight+1, tx.id)
+		tx.json = nodePTxJSON(t, ctx, uri, tx.id)
+		s.txs = append(s.txs, tx)
+		t.Logf("%-18s %-28s %s at P height %d", tx.label, tx.txType, tx.id, tx.height)
+	}
+
+	// EWOQ funds L on P.
+	tx, err := x.wallet.P().IssueBaseTx([]*avax.TransferableOutput{{Asset: avax.Asset{ID: s.avax},
+		Out: &secp256k1fx.TransferOutput{Amt: 20 * units.Avax, OutputOwners: *r.ownerL()}}}, r.opts()...)
+	require.NoError(t, err, "funding L")
+	record(&l1Tx{label: "fund L", txType: "BaseTx", id: tx.ID()})
+
+	kc := secp256k1fx.NewKeychain(key)
+	r.w, err = primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{})
+	require.NoError(t, err, "L's P wallet")
+	tx, err = r.w.IssueCreateSubnetTx(r.ownerL(), r.opts()...)
+	require.NoError(t, err, "CreateSubnetTx")
+	s.subnetID = tx.ID()
+	record(&l1Tx{label: "create subnet", txType: "CreateSubnetTx", id: tx.ID()})
+	r.w, err = primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{SubnetIDs: []ids.ID{s.subnetID}})
+	require.NoError(t, err, "L's P wallet with the subnet")
+
+	tx, err = r.w.IssueCreateChainTx(s.subnetID, s.genesisData, vm.ID, nil, s.chainName, r.opts()...)
+	require.NoError(t, err, "CreateChainTx")
+	s.chainID = tx.ID()
+	record(&l1Tx{label: "create chain", txType: "CreateChainTx", id: tx.ID()})
+
+	s.first = newL1Validator(t)
+	s.first.validationID = s.subnetID.Append(0)
+	const firstWeight, firstBalance = 100, units.Avax
+	tx, err = r.w.IssueConvertSubnetToL1Tx(s.subnetID, s.chainID, s.managerAddress, []*txs.ConvertSubnetToL1Validator{{
+		NodeID: s.first.nodeID.Bytes(), Weight: firstWeight, Balance: firstBalance, Signer: *s.first.pop,
+		RemainingBalanceOwner: r.pchainOwnerL(), DeactivationOwner: r.pchainOwnerL(),
+	}}, r.opts()...)
+	require.NoError(t, err, "ConvertSubnetToL1Tx")
+	record(&l1Tx{label: "convert to L1", txType: "ConvertSubnetToL1Tx", id: tx.ID(), validationID: s.first.validationID,
+		weight: firstWeight, balance: firstBalance, amountBalanceBurn: firstBalance})
+
+	convertHeight := s.txs[len(s.txs)-1].height
+	waitWarpHeight(t, ctx, uri, x, convertHeight)
+
+	// issueWarp issues a warp-authorized tx. A refusal for the warp
+	// message is retried a few times (the epoch's height is read off the
+	// last accepted block; the preferred one can still be a block behind).
+	// Each attempt must be a new tx, since the mempool answers a refused tx
+	// ID from its memory, and memos are gone since Durango: issue builds
+	// its message from the attempt number (a nonce, an expiry).
+	issueWarp := func(what string, issue func(attempt uint64) (*txs.Tx, error)) *txs.Tx {
+		t.Helper()
+		for attempt := uint64(1); ; attempt++ {
+			tx, err := issue(attempt)
+			if err == nil {
+				t.Logf("%s: accepted on attempt %d", what, attempt)
+				return tx
+			}
+			if !strings.Contains(err.Error(), "failed verifying warp messages") || attempt == 10 {
+				require.NoError(t, err, "%s (attempt %d)", what, attempt)
+			}
+			t.Logf("%s: attempt %d refused at P height %d: %v", what, attempt, nodeHeight(t, ctx, uri, "P"), err)
+			x.issueP(t, ctx, 1)
+			time.Sleep(time.Second)
+		}
+	}
+
+	// Re-weight the first validator: 100 → 250, with the attempt's nonce.
+	const newWeight = 250
+	var weightNonce uint64
+	tx = issueWarp("SetL1ValidatorWeightTx", func(attempt uint64) (*txs.Tx, error) {
+		weightNonce = attempt
+		msg, err := message.NewL1ValidatorWeight(s.first.validationID, weightNonce, newWeight)
+		require.NoError(t, err)
+		return r.w.IssueSetL1ValidatorWeightTx(signWarpFrom(t, networkID, s, msg.Bytes()), r.opts()...)
+	})
+	record(&l1Tx{label: "set weight", txType: "SetL1ValidatorWeightTx", id: tx.ID(), validationID: s.first.validationID, weight: newWeight})
+
+	// Register a second validator, authorized the same way (the attempt
+	// moves the expiry, and so the validation ID, by a second).
+	second := newL1Validator(t)
+	const secondWeight, secondBalance = 40, 300 * units.MilliAvax
+	expiry := uint64(time.Now().Add(time.Hour).Unix())
+	tx = issueWarp("RegisterL1ValidatorTx", func(attempt uint64) (*txs.Tx, error) {
+		msg, err := message.NewRegisterL1Validator(s.subnetID, second.nodeID,
+			[bls.PublicKeyLen]byte(bls.PublicKeyToCompressedBytes(second.sk.PublicKey())),
+			expiry+attempt, r.pchainOwnerL(), r.pchainOwnerL(), secondWeight)
+		require.NoError(t, err)
+		second.validationID = msg.ValidationID()
+		return r.w.IssueRegisterL1ValidatorTx(secondBalance, second.pop.ProofOfPossession,
+			signWarpFrom(t, networkID, s, msg.Bytes()), r.opts()...)
+	})
+	record(&l1Tx{label: "register second", txType: "RegisterL1ValidatorTx", id: tx.ID(), validationID: second.validationID,
+		weight: secondWeight, balance: secondBalance, amountBalanceBurn: secondBalance})
+
+	s.first.node = nodeGetL1Validator(t, ctx, uri, s.first.validationID)
+	second.node = nodeGetL1Validator(t, ctx, uri, second.validationID)
+	require.Equal(t, uint64(newWeight), uint64(s.first.node.Weight), "getL1Validator weight after the re-weight")
+	require.Equal(t, weightNonce+1, uint64(s.first.node.MinNonce), "getL1Validator minNonce after the re-weight")
+	require.Equal(t, uint64(secondWeight), uint64(second.node.Weight), "second validator's weight")
+	require.Equal(t, second.nodeID, second.node.NodeID, "second validator's nodeID")
+
+	waitCtx, waitCancel := context.WithTimeout(ctx, primaryIndexTimeout)
+	waitIndexed(t, waitCtx, sn.base, map[string]uint64{"P": nodeHeight(t, ctx, uri, "P")})
+	waitCancel()
+
+	byID := map[string]*l1Tx{}
+	for _, tx := range s.txs {
+		byID[tx.id.String()] = tx
+	}
+	for _, v := range []*l1Validator{s.first, second} {
+		// checkL1Tx checks the details against s.first: v's view.
+		view := *s
+		view.first = v
+		want := s.txsOf(v.validationID)
+		got := listL1TxsOn(t, ctx, sn, url.Values{"l1ValidationId": {v.validationID.String()}})
+		require.ElementsMatch(t, l1TxHashes(want), l1Hashes(got), "txs of L1 validator %s", v.validationID)
+		for _, g := range got {
+			view.checkL1Tx(t, byID[g.TxHash], g)
+			t.Logf("validation %s: %s %s listed and checked", v.validationID, g.TxType, g.TxHash)
+		}
+	}
+}
+
+// signWarpFrom wraps an L1 validator manager message (from the L1's
+// manager chain and address) in a warp message of networkID signed by the
+// first L1 validator, bit 0 of the L1's canonical validator set.
+func signWarpFrom(t *testing.T, networkID uint32, s *l1Scenario, msgBytes []byte) []byte {
+	t.Helper()
+	call, err := payload.NewAddressedCall(s.managerAddress, msgBytes)
+	require.NoError(t, err)
+	unsigned, err := warp.NewUnsignedMessage(networkID, s.chainID, call.Bytes())
+	require.NoError(t, err)
+	sig, err := s.first.sk.Sign(unsigned.Bytes())
+	require.NoError(t, err)
+	signed, err := warp.NewMessage(unsigned, &warp.BitSetSignature{
+		Signers:   set.NewBits(0).Bytes(),
+		Signature: [bls.SignatureLen]byte(bls.SignatureToBytes(sig)),
+	})
+	require.NoError(t, err)
+	return signed.Bytes()
+}
+
+// waitWarpHeight waits until the P-chain's current ACP-181 epoch starts at
+// or above height, so that warp messages are verified against the
+// validator sets from there on. Epochs end only with blocks, so it issues
+// a filler P tx each round.
+func waitWarpHeight(t *testing.T, ctx context.Context, uri string, x *txIssuer, height uint64) {
+	t.Helper()
+	began := time.Now()
+	deadline := began.Add(3 * time.Minute)
+	for {
+		var epoch struct {
+			Number       avajson.Uint64 `json:"number"`
+			PChainHeight avajson.Uint64 `json:"pChainHeight"`
+		}
+		require.NoError(t, callJSON(ctx, uri+"/ext/bc/P/proposervm", "proposervm.getCurrentEpoch", struct{}{}, &epoch))
+		if uint64(epoch.PChainHeight) >= height {
+			t.Logf("epoch %d verifies warp at P height %d >= %d after %s", epoch.Number, epoch.PChainHeight, height,
+				time.Since(began).Round(time.Millisecond))
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "the P-chain epoch stays at height %d < %d", epoch.PChainHeight, height)
+		x.issueP(t, ctx, 1)
+		time.Sleep(time.Second)
+	}
+}
+
+// listL1TxsOn pages through endpoint 4 on P of the signed network.
+func listL1TxsOn(t *testing.T, ctx context.Context, sn *signedNet, q url.Values) []apiL1Tx {
+	t.Helper()
+	var all []apiL1Tx
+	q = cloneValues(q)
+	for pages := 0; ; pages++ {
+		require.Less(t, pages, 100, "P transactions %v: paging does not end", q)
+		var page struct {
+			Transactions  []apiL1Tx `json:"transactions"`
+			NextPageToken string    `json:"nextPageToken"`
+		}
+		getOK(t, ctx, sn.base+"/v1/networks/"+sn.network+"/blockchains/p-chain/transactions?"+q.Encode(), &page)
+		all = append(all, page.Transactions...)
+		if page.NextPageToken == "" {
+			return all
+		}
+		q.Set("pageToken", page.NextPageToken)
+	}
+}
