@@ -22,6 +22,9 @@ STAKING_PORT ?= 9651
 RUN_FLAGS    ?=
 # Extra node flags, e.g. make run NODE_FLAGS='--min-stake-duration=1m'.
 NODE_FLAGS   ?=
+# A data dir not seeded yet gets sample activity on P, X and C (and the
+# examples that show it); SEED=0 skips that.
+SEED         ?= 1
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
 
@@ -80,7 +83,7 @@ subnet-evm-plugin: $(SUBNET_EVM_BIN)
 run: build
 	exec $(LOCALNET) --avalanchego=$(AVALANCHEGO) --plugin-dir=$(PLUGIN_DIR) \
 		--data-dir=$(DATA_DIR) --http-port=$(HTTP_PORT) --staking-port=$(STAKING_PORT) \
-		--node-flags='$(NODE_FLAGS)' $(RUN_FLAGS)
+		--node-flags='$(NODE_FLAGS)' --seed=$(SEED) $(RUN_FLAGS)
 
 clean:
 	rm -rf $(BUILD)

@@ -1,7 +1,8 @@
 // Command avadata-localnet runs a single local avalanchego node with the
 // avadata chain in the foreground (`make run`): it creates the network on the
-// first run, reuses the data dir afterwards, prints the URLs to try, and stops
-// the node cleanly on Ctrl-C or SIGTERM.
+// first run, reuses the data dir afterwards, seeds a new data dir with sample
+// activity (--seed), prints the URLs and examples to try, and stops the node
+// cleanly on Ctrl-C or SIGTERM.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/avadata/avadata/scripts/localnet"
+	"github.com/avadata/avadata/scripts/seed"
 )
 
 // stopTimeout bounds the final stop; past stopGrace the library kills the node.
@@ -35,6 +37,7 @@ func run() error {
 		chainConfig string
 		nodeFlags   string
 		showOutput  bool
+		doSeed      bool
 	)
 	flag.StringVar(&cfg.AvalancheGoPath, "avalanchego", "build/avalanchego", "avalanchego binary")
 	flag.StringVar(&cfg.PluginDir, "plugin-dir", "build/plugins", "directory holding the avadata plugin named after its VM ID")
@@ -44,6 +47,7 @@ func run() error {
 	flag.StringVar(&chainConfig, "chain-config", "", `extra avadata chain-config keys as a JSON object, e.g. '{"apiKeys":["k"]}'`)
 	flag.StringVar(&nodeFlags, "node-flags", "", `extra node flags as on its command line, e.g. "--min-stake-duration=1m --log-level=debug"`)
 	flag.BoolVar(&showOutput, "show-node-output", false, "stream the node's output here instead of into a file in the data dir")
+	flag.BoolVar(&doSeed, "seed", true, "on a data dir not seeded yet, make sample activity on P, X and C and print examples that show it")
 	flag.BoolVar(&cfg.SkipSubnetEVM, "skip-subnet-evm", false, "do not create the subnet-evm chain (EVM chain ID 99999) on a data dir that has none")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -75,7 +79,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	printSummary(os.Stdout, network, time.Since(began))
+	sample := sampleOf(ctx, network, doSeed, cfg.Logf)
+	printSummary(os.Stdout, network, sample, time.Since(began))
 
 	var exitErr error
 	select {
@@ -96,7 +101,7 @@ func run() error {
 	return exitErr
 }
 
-func printSummary(w io.Writer, n *localnet.Network, took time.Duration) {
+func printSummary(w io.Writer, n *localnet.Network, sample *seed.Sample, took time.Duration) {
 	base := n.BaseURL()
 	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
 	p("")
@@ -125,5 +130,9 @@ func printSummary(w io.Writer, n *localnet.Network, took time.Duration) {
 		p(`  curl -s -X POST -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' %s`, chains[1].RPCURL)
 	}
 	p("")
+	if sample != nil {
+		seed.WriteSummary(w, base, sample)
+		p("")
+	}
 	p("Ctrl-C stops the node.")
 }

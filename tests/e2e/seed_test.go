@@ -1,0 +1,97 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/ava-labs/avalanchego/genesis"
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
+	"github.com/ava-labs/avalanchego/vms/components/avax"
+	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
+	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
+	"github.com/ava-labs/avalanchego/wallet/subnet/primary/common"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/scripts/seed"
+	"github.com/avadata/avadata/tests/evmtest"
+)
+
+// seedTestTimeout bounds seeding, indexing and checking every example.
+const seedTestTimeout = 4 * time.Minute
+
+// TestSeed runs the sample seeding of `make run` and asks avadata every
+// example the seeder prints (the README's quick tour): each must answer 200
+// with data, and the data must be what the node says (receipts, eth_call,
+// balances, the transactions the wallet had accepted).
+//
+// The sample is signed by a fresh key funded on X by EWOQ, not by EWOQ as in
+// `make run`: the other tests check exact per-address data of the shared
+// network, and EWOQ's C-chain nonce belongs to the EVM fixture's client.
+func TestSeed(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), seedTestTimeout)
+	defer cancel()
+	key, err := secp256k1.NewPrivateKey()
+	require.NoError(t, err)
+	funding := fundOnX(t, ctx, key, seed.SeedXAVAX)
+
+	began := time.Now()
+	s, err := seed.Run(ctx, seed.Config{URI: env.uri, Key: key, Logf: t.Logf})
+	require.NoError(t, err, "seeding")
+	require.NoError(t, seed.WaitServed(ctx, env.base, s), "waiting for avadata to serve the sample")
+	t.Logf("sample made in %v, served after %v", s.Took.Round(time.Millisecond), time.Since(began).Round(time.Millisecond))
+
+	c, err := evmtest.Dial(ctx, env.uri+"/ext/bc/C/rpc", key)
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	sc := &seedCheck{s: s, c: c, ctx: ctx, fundingTx: funding}
+	sc.readReceipts(t)
+
+	checks := sc.checks()
+	examples := seed.Examples(env.base, s)
+	require.Len(t, checks, len(examples), "one node check per example, no more")
+	for _, ex := range examples {
+		t.Run(ex.Name, func(t *testing.T) {
+			r := evmGet(t, ctx, ex.URL)
+			require.Equal(t, http.StatusOK, r.status, "GET %s: %s", ex.URL, r.body)
+			ok, err := seed.HasData(r.body, ex.DataPath)
+			require.NoError(t, err)
+			require.True(t, ok, "GET %s: no data at %s: %s", ex.URL, ex.DataPath, r.body)
+			check, found := checks[ex.Name]
+			require.True(t, found, "example %s has no check against the node", ex.Name)
+			check(t, ex.URL)
+		})
+	}
+
+	// A data dir keeps the sample, so a later `make run` prints the same
+	// examples without seeding again.
+	dir := t.TempDir()
+	none, err := seed.ReadRecord(dir)
+	require.NoError(t, err)
+	require.Nil(t, none, "an unseeded data dir has no record")
+	require.NoError(t, seed.WriteRecord(dir, s))
+	again, err := seed.ReadRecord(dir)
+	require.NoError(t, err)
+	require.Equal(t, examples, seed.Examples(env.base, again), "examples of the recorded sample")
+}
+
+// fundOnX sends amount of AVAX on the X-chain from EWOQ to key and returns
+// the transaction's ID.
+func fundOnX(t *testing.T, ctx context.Context, key *secp256k1.PrivateKey, amount uint64) ids.ID {
+	t.Helper()
+	kc := secp256k1fx.NewKeychain(genesis.EWOQKey)
+	w, err := primary.MakeWallet(ctx, env.uri, kc, kc, primary.WalletConfig{})
+	require.NoError(t, err, "EWOQ wallet")
+	out := &avax.TransferableOutput{
+		Asset: avax.Asset{ID: w.X().Builder().Context().AVAXAssetID},
+		Out: &secp256k1fx.TransferOutput{Amt: amount, OutputOwners: secp256k1fx.OutputOwners{
+			Threshold: 1, Addrs: []ids.ShortID{key.Address()},
+		}},
+	}
+	tx, err := w.X().IssueBaseTx([]*avax.TransferableOutput{out},
+		common.WithContext(ctx), common.WithPollFrequency(20*time.Millisecond))
+	require.NoError(t, err, "funding the seeding key on X")
+	return tx.ID()
+}
