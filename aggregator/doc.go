@@ -1,13 +1,29 @@
-// Package aggregator will gather BLS signatures for warp messages directly
-// from validators over the p2p network (ACP-118) and serve the signature
-// aggregation endpoints of the Data API:
+// Package aggregator gathers BLS signatures of warp messages directly from
+// validators (ACP-118) and serves the signature aggregation endpoints of the
+// Data API through the HTTP layer (handlers/sigagg_serve.go):
 //
 //	POST {base_url}/v1/signatureAggregator/{network}/aggregateSignatures
 //	GET  {base_url}/v1/signatureAggregator/{network}/aggregateSignatures/{txHash}
 //
-// The HTTP layer already validates both requests (handlers/routes_sigagg.go);
-// the VM already tracks connected peers (vm/peers.go), which this package
-// will ask for signatures through the VM's AppSender. The design is in
-// shared/reference/sigagg.md: api / aggregator / cache / metrics split, as in
-// icm-services' signature-aggregator.
+// A plugin's AppSender only reaches the plugin's own chain on other nodes,
+// never their P-chain or C-chain signature handlers, so the aggregator is a
+// p2p node of its own inside the plugin (shared/reference/sigagg.md §4.2,
+// §5), built on avalanchego's network package. One concept per file, as in
+// icm-services' signature-aggregator:
+//
+//   - api.go: Request, Result and the error kinds the HTTP layer maps;
+//   - aggregator.go: Aggregator, one request from message to verified
+//     signed message;
+//   - collect.go: asking one validator set, heaviest first, with retries,
+//     until the quorum (plus buffer) signed or cannot;
+//   - quorum.go: quorum weights, building the aggregate, the shortfall report;
+//   - cache.go: verified signatures by message and signer key;
+//   - inflight.go: identical requests share one collection;
+//   - txmessages.go: the warp message of a committed L1 transaction (GET);
+//   - identity.go: the persistent TLS identity (NodeID);
+//   - p2pnetwork.go: the p2p network and sending requests;
+//   - responses.go: matching answers to requests, timeouts;
+//   - connections.go: keeping validators connected from start-up;
+//   - validatorsets.go: validator sets from the host's P-chain state;
+//   - metrics.go, health.go: Prometheus metrics and the health check.
 package aggregator

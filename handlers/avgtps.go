@@ -60,9 +60,11 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// The chain is the only filter; its number makes tokens work whichever
-	// alias or ID the client used.
-	pg, err := s.parsePage(r.URL.Query(), avgTPSPaging(), chain.String())
+	// The chain is the only filter; its stream name makes tokens work
+	// whichever alias or ID the client used, and on every replica.
+	stream := chainStream(s.backend.Node.Network(), chain)
+	s.readsStream(r.Context(), stream)
+	pg, err := s.parsePage(r.Context(), r.URL.Query(), avgTPSPaging(), stream)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/aggregator"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -37,6 +38,18 @@ type Backend struct {
 	// Vertices serves the X-chain DAG vertices from the index; nil (no
 	// vertex follower) answers every vertex listing with an empty page.
 	Vertices VertexReader
+	// SigAgg serves the signature aggregation endpoints; nil answers them
+	// as not served yet.
+	SigAgg SignatureAggregator
+}
+
+// SignatureAggregator gathers validators' signatures of warp messages
+// (*aggregator.Aggregator).
+type SignatureAggregator interface {
+	AggregateSignatures(ctx context.Context, req aggregator.Request) (aggregator.Result, error)
+	// AggregateForTx aggregates the warp message of a committed P-chain L1
+	// transaction.
+	AggregateForTx(ctx context.Context, txID ids.ID) (aggregator.Result, error)
 }
 
 // VertexReader serves the X-chain vertex endpoints (spec 13, 15) from the
@@ -57,8 +70,9 @@ type NodeView interface {
 	Network() netinfo.Info
 	// Statuses reports the progress of every followed chain.
 	Statuses() []follower.Status
-	// PageTokenKey is the secret that signs page tokens (persisted, so tokens
-	// survive restarts).
+	// PageTokenKey is the secret that signs page tokens: the pageTokenSecret
+	// replicas share, else the node's own (persisted, so tokens survive
+	// restarts).
 	PageTokenKey() []byte
 }
 

@@ -55,9 +55,13 @@
 //
 // # Clients and limits
 //
-// API keys are optional (x-data-api-key or x-glacier-api-key). Plugins see
-// neither the caller's address nor the Host header, so the API key is the
-// only client identity: each configured key has its own token bucket, and all
-// requests without a key share one anonymous bucket. See Config for the
-// limits and ratelimit.go for the details.
+// API keys are optional (x-data-api-key or x-glacier-api-key). Each known
+// key has its own token bucket; requests without a key get one bucket per
+// client address (ratelimit.go, clientbuckets.go). The node passes the
+// peer's address to plugins only for HTTP/2 and Upgrade requests, and
+// X-Forwarded-For is believed only from trusted proxies, so plain HTTP/1.1
+// requests without a trusted proxy share one bucket (clientaddr.go says
+// why, with the node's code). Every route has a body bound (bodylimit.go,
+// 413) and a time budget (timebudget.go, 503 even when a handler ignores
+// its context). See Config for the limits.
 package handlers

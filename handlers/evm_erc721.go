@@ -55,7 +55,7 @@ func (s *server) parseListErc721BalancesRequest(r *http.Request) (listErc721Bala
 	if req.Contract != nil {
 		contract = strings.ToLower(req.Contract.Hex())
 	}
-	req.Page, err = s.parsePage(q, erc721Paging(), append(req.filterValues(), contract)...)
+	req.Page, err = s.parsePage(r.Context(), q, erc721Paging(), append(req.filterValues(), contract)...)
 	return req, err
 }
 
@@ -81,7 +81,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	pinned := s.pinnedHeight(req.Page, req.Chain.Chain)
+	pinned := s.pinnedHeight(req.Page, req.Chain)
 	nfts, next, err := s.erc721Page(r.Context(), req, after, pinned)
 	if err != nil {
 		return err

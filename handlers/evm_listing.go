@@ -33,7 +33,7 @@ func (s *server) parseEVMBlockListing(r *http.Request, paging listPaging) (evmBl
 	if req.Blocks, err = parseBlockRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, paging,
+	req.Page, err = s.parsePage(r.Context(), q, paging,
 		append(req.filterValues(), formatBound(req.Blocks.Start), formatBound(req.Blocks.End))...)
 	return req, err
 }
@@ -70,7 +70,7 @@ func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListin
 	if empty {
 		return nil, "", nil
 	}
-	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.pinnedHeight(req.Page, req.Chain.Chain), Limit: req.Page.Size + 1}
+	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.pinnedHeight(req.Page, req.Chain), Limit: req.Page.Size + 1}
 	items, err := read(ctx, query)
 	if err != nil {
 		return nil, "", err
@@ -85,10 +85,18 @@ func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListin
 }
 
 // pinnedHeight is the height a listing may show: the chain's indexed height
-// on the first page, the height the first page pinned on later ones.
-func (s *server) pinnedHeight(pg page, chain netinfo.Chain) uint64 {
+// on the first page (as the request recorded it when it resolved the
+// chain), the height the first page pinned on later ones. The response
+// reflects exactly that height, and the next token carries it.
+func (s *server) pinnedHeight(pg page, chain netinfo.ChainInfo) uint64 {
+	stream := evmChainStream(chain)
+	height := uint64(pg.Token.Position)
 	if pg.First {
-		return s.indexedHeight(chain)
+		var seen bool
+		if height, seen = pg.heights().height(stream); !seen {
+			height = s.currentHeight(stream)
+		}
 	}
-	return uint64(pg.Token.Position)
+	pg.heights().pin(stream, height)
+	return height
 }

@@ -36,10 +36,11 @@ func (s *server) parseListNFTHoldersRequest(r *http.Request) (listNFTHoldersRequ
 	if req.Chain, err = resolveEVMChainNumber(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
+	s.readsStream(r.Context(), evmChainStream(req.Chain))
 	if req.Address, err = parseEVMAddress(paramAddress, pathVar(r, paramAddress)); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.URL.Query(), nftHoldersPaging(), req.filterValues()...)
+	req.Page, err = s.parsePage(r.Context(), r.URL.Query(), nftHoldersPaging(), req.filterValues()...)
 	return req, err
 }
 
@@ -76,7 +77,7 @@ func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request) err
 	if contract.Kind != evmdata.Erc721 && contract.Kind != evmdata.Erc1155 {
 		return badRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
 	}
-	pinned := s.pinnedHeight(req.Page, req.Chain.Chain)
+	pinned := s.pinnedHeight(req.Page, req.Chain)
 	holders, collection, err := s.backend.EVM.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
 		return fmt.Errorf("listing the holders of %s: %w", req.Address, err)

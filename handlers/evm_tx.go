@@ -26,6 +26,7 @@ func (s *server) parseGetTransactionRequest(r *http.Request) (getTransactionRequ
 	if req.Chain, err = resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
+	s.readsStream(r.Context(), evmChainStream(req.Chain))
 	req.TxHash, err = parseTxHash(paramTxHash, pathVar(r, paramTxHash))
 	return req, err
 }

@@ -13,9 +13,12 @@ import (
 // FuzzRouter sends arbitrary requests to the whole HTTP layer and checks the
 // promises every reply keeps: no panic and no 5xx; every non-2xx reply is
 // application/json in the spec's error body; every JSON-RPC reply is valid
-// JSON-RPC 2.0. `make test` runs it for a bounded time.
+// JSON-RPC 2.0. The peer address and X-Forwarded-For are fuzzed too, since
+// the rate limiter parses them before anything else. `make test` runs it
+// for a bounded time.
 func FuzzRouter(f *testing.F) {
-	for _, seed := range []struct{ method, path, query, body string }{
+	type seed struct{ method, path, query, body string }
+	seeds := []seed{
 		{"GET", "v1/chains/43112/addresses/0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC/transactions", "pageSize=3&sortOrder=asc", ""},
 		{"GET", "v1/chains/43112/addresses/\n/transactions", "", ""},
 		{"GET", "v1/chains/c-chain/tokens/0x0000000000000000000000000000000000000001/transfers", "pageToken=%00", ""},
@@ -36,18 +39,42 @@ func FuzzRouter(f *testing.F) {
 		{"POST", "v1/signatureAggregator/local/aggregateSignatures", "", `{"message":"0xzz"}`},
 		{"DELETE", "v1/status", "", ""},
 		{"GET", "v1/chains/%zz", "a=%", ""},
-	} {
-		f.Add(seed.method, seed.path, seed.query, seed.body)
+	}
+	// Control characters in path segments (the node passes them on decoded,
+	// e.g. %0A as a newline) and in queries.
+	for _, c := range []string{"\n", "\r", "\t", "\x00", "\x7f", "\r\n", " "} {
+		seeds = append(seeds,
+			seed{"GET", "v1/chains/43112/addresses/" + c + "/transactions", "", ""},
+			seed{"GET", "v1/" + c + "nothing", "", ""},
+			seed{"GET", "metrics/v1/avg_tps/" + c, "pageToken=" + c, ""},
+			seed{"POST", "rpc" + c, "", `{"jsonrpc":"2.0","method":"avadata.status","id":1}`},
+		)
+	}
+	// JSON-RPC bodies that are no request object.
+	for _, body := range []string{`null`, `{}`, `{"jsonrpc":"2.0","id":1}`, `{"jsonrpc":"2.0","method":null,"id":1}`,
+		`[]`, `[1]`, `42`, `-1.5e3`, `"avadata.status"`, `true`, `{"jsonrpc":"2.0","method":"avadata.status","id":{}}`,
+		`{"jsonrpc":"2.0","method":"avadata.status"}`, ` `, "\x00"} {
+		seeds = append(seeds, seed{"POST", "rpc", "", body})
+	}
+	peers := []struct{ remoteAddr, forwardedFor string }{
+		{"", ""}, {"127.0.0.1:4000", "198.51.100.7"}, {"[::1]:1", "garbage, 2001:db8::1"}, {"192.0.2.1:80", "10.0.0.1"},
+	}
+	for i, sd := range seeds {
+		p := peers[i%len(peers)]
+		f.Add(sd.method, sd.path, sd.query, sd.body, p.remoteAddr, p.forwardedFor)
 	}
 	api := newTestAPI(&testing.T{}, testConfig(), withFixtures(&testing.T{}, newFakeBackend()), &fakeController{})
-	f.Fuzz(func(t *testing.T, method, path, query, body string) {
+	f.Fuzz(func(t *testing.T, method, path, query, body, remoteAddr, forwardedFor string) {
 		if !validMethod(method) {
 			method = http.MethodGet
 		}
 		req := httptest.NewRequest(http.MethodGet, "http://node/", strings.NewReader(body))
 		req.Method = method
 		req.URL.Path, req.URL.RawPath, req.URL.RawQuery = "/ext/bc/data/"+path, "", query
-		req.RemoteAddr, req.Host = "", ""
+		req.RemoteAddr, req.Host = remoteAddr, ""
+		if forwardedFor != "" {
+			req.Header.Set("X-Forwarded-For", forwardedFor)
+		}
 		rec := httptest.NewRecorder()
 		done := make(chan struct{})
 		go func() {
@@ -77,6 +104,9 @@ func checkReply(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder,
 	raw, _ := io.ReadAll(res.Body)
 	if res.StatusCode >= 500 {
 		t.Fatalf("%s %q?%q: %d %s", req.Method, req.URL.Path, req.URL.RawQuery, res.StatusCode, raw)
+	}
+	if res.StatusCode == http.StatusTooManyRequests && res.Header.Get("Retry-After") == "" {
+		t.Fatalf("%s %q: 429 without Retry-After", req.Method, req.URL.Path)
 	}
 	if req.Method == http.MethodPost && req.URL.Path == "/ext/bc/data/rpc" && res.StatusCode < 300 {
 		checkJSONRPC(t, body, raw)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -103,7 +104,7 @@ func (f *fakeBackend) Statuses() []follower.Status {
 	if f.panicMsg != "" {
 		panic(f.panicMsg)
 	}
-	return f.statuses
+	return slices.Clone(f.statuses) // a snapshot, as the node's is: setIndexedHeight writes in place
 }
 
 // setIndexedHeight reports chain's follower at height.
@@ -223,7 +224,8 @@ func (a *testAPI) request(t *testing.T, method, path, body string, headers ...st
 		reader = strings.NewReader(body)
 	}
 	req := httptest.NewRequest(method, "http://node"+path, reader)
-	// The node forwards neither the client's address nor its Host.
+	// A plain HTTP/1.1 request through the node carries neither the
+	// client's address nor its Host (see clientaddr.go).
 	req.RemoteAddr = ""
 	req.Host = ""
 	require.Zero(t, len(headers)%2, "headers must be name/value pairs")

@@ -14,11 +14,14 @@ import (
 type apiMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	clients  *prometheus.CounterVec
+	buckets  prometheus.GaugeFunc
 }
 
 // newAPIMetrics creates the collectors and registers them on reg. A nil reg
 // keeps them private (handy in tests that build several routers).
-func newAPIMetrics(reg prometheus.Registerer) (*apiMetrics, error) {
+// clientBuckets reports how many per-address rate-limit buckets are kept.
+func newAPIMetrics(reg prometheus.Registerer, clientBuckets func() int) (*apiMetrics, error) {
 	m := &apiMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "api_requests_total",
@@ -29,11 +32,21 @@ func newAPIMetrics(reg prometheus.Registerer) (*apiMetrics, error) {
 			Help:    "Time spent serving avadata API requests, by route.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"route"}),
+		// Tells an operator whether clients are told apart: "unknown_peer"
+		// requests all share one rate-limit bucket (see clientaddr.go).
+		clients: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "api_requests_by_client_source_total",
+			Help: "avadata API requests by how the rate limiter told their client: api_key, peer (address from the node), forwarded (X-Forwarded-For of a trusted proxy) or unknown_peer (no address; one shared bucket).",
+		}, []string{"source"}),
+		buckets: prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "api_rate_limit_client_buckets",
+			Help: "Per-address rate-limit buckets kept in memory (at most rateLimit.maxClients).",
+		}, func() float64 { return float64(clientBuckets()) }),
 	}
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration} {
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.clients, m.buckets} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("registering API metrics: %w", err)
 		}
@@ -41,8 +54,12 @@ func newAPIMetrics(reg prometheus.Registerer) (*apiMetrics, error) {
 	return m, nil
 }
 
-// observe records one finished request.
-func (m *apiMetrics) observe(route string, status int, elapsed time.Duration) {
+// observe records one finished request; client is empty for requests that
+// never reached the rate limiter.
+func (m *apiMetrics) observe(route string, status int, elapsed time.Duration, client clientSource) {
 	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(route).Observe(elapsed.Seconds())
+	if client != "" {
+		m.clients.WithLabelValues(string(client)).Inc()
+	}
 }

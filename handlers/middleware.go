@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -48,8 +47,9 @@ func observeRequests(log logging.Logger, metrics *apiMetrics, next http.Handler)
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
 
-		route := requestInfoFrom(r.Context()).route
-		metrics.observe(route, rec.status, elapsed)
+		info := requestInfoFrom(r.Context())
+		route := info.route
+		metrics.observe(route, rec.status, elapsed, info.client)
 		log.Debug("served API request",
 			zap.String("method", r.Method),
 			zap.String("path", r.URL.Path),
@@ -85,16 +85,5 @@ func recoverPanics(log logging.Logger, next http.Handler) http.Handler {
 			writeErrorStatus(w, r, http.StatusInternalServerError, "internal error; see the node's log")
 		}()
 		next.ServeHTTP(w, r)
-	})
-}
-
-// withDeadline gives every request the configured deadline, so that store
-// reads, which all take the request's context, stop in time for a 503 the
-// client can read (see Config.RequestTimeout).
-func withDeadline(timeout time.Duration, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), timeout)
-		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

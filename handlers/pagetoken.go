@@ -13,21 +13,29 @@ import (
 
 // Page tokens are opaque to clients but carry everything needed to resume a
 // listing: which route issued them, a hash of the filters of the query they
-// belong to, where the next page starts and when they were issued. An
-// HMAC-SHA256 over all of that, keyed with Backend.PageTokenKey, makes them
-// tamper-evident, so handlers can trust the position without re-validating
-// it against the store.
+// belong to, where the next page starts, when they were issued and the
+// indexed heights the page was cut at. An HMAC-SHA256 over all of that,
+// keyed with Backend.PageTokenKey (shared by replicas that set
+// pageTokenSecret), makes them tamper-evident, so handlers can trust the
+// position without re-validating it against the store.
 //
 // Wire format (before base64url without padding):
 //
 //	version(1) | len(route)(1) | route | filters(16) | position(8) |
-//	issuedAt(8) | len(extra)(1) | extra | mac(32)
+//	issuedAt(8) | len(extra)(1) | extra |
+//	count(1) | count × (len(stream)(1) | stream | height(8)) | mac(32)
+//
+// Version 1 tokens (no heights) are still accepted, so paging that began
+// before an upgrade goes on; they carry no height to wait for.
 const (
-	pageTokenVersion = 1
-	filterHashLen    = 16
-	pageTokenMACLen  = sha256.Size
-	maxRouteLen      = 255
-	maxExtraLen      = 255
+	pageTokenVersion   = 2
+	pageTokenVersionV1 = 1
+	filterHashLen      = 16
+	pageTokenMACLen    = sha256.Size
+	maxRouteLen        = 255
+	maxExtraLen        = 255
+	maxTokenHeights    = 255
+	maxStreamLen       = 255
 )
 
 // MetricsPageTokenLifetime is how long metrics-service tokens stay valid
@@ -74,6 +82,10 @@ type PageToken struct {
 	Extra []byte
 	// IssuedAt is when the token was created (second precision).
 	IssuedAt time.Time
+	// Heights are the indexed heights of the streams the listing reads, as
+	// the page was cut: a replica serves the next page only once its own
+	// index has reached them (see replicas.go).
+	Heights []StreamHeight
 }
 
 // errInvalidPageToken is wrapped by every decoding failure; handlers report
@@ -89,7 +101,10 @@ func EncodePageToken(key []byte, t PageToken) (string, error) {
 		return "", fmt.Errorf("encoding page token: route (%d bytes) or extra (%d bytes) longer than %d",
 			len(t.Route), len(t.Extra), maxRouteLen)
 	}
-	payload := make([]byte, 0, 1+1+len(t.Route)+filterHashLen+8+8+1+len(t.Extra)+pageTokenMACLen)
+	if len(t.Heights) > maxTokenHeights {
+		return "", fmt.Errorf("encoding page token: %d heights, at most %d fit", len(t.Heights), maxTokenHeights)
+	}
+	payload := make([]byte, 0, 1+1+len(t.Route)+filterHashLen+8+8+1+len(t.Extra)+1+len(t.Heights)*16+pageTokenMACLen)
 	payload = append(payload, pageTokenVersion, byte(len(t.Route)))
 	payload = append(payload, t.Route...)
 	payload = append(payload, t.Filters[:]...)
@@ -97,6 +112,15 @@ func EncodePageToken(key []byte, t PageToken) (string, error) {
 	payload = binary.BigEndian.AppendUint64(payload, uint64(t.IssuedAt.Unix()))
 	payload = append(payload, byte(len(t.Extra)))
 	payload = append(payload, t.Extra...)
+	payload = append(payload, byte(len(t.Heights)))
+	for _, h := range t.Heights {
+		if h.Stream == "" || len(h.Stream) > maxStreamLen {
+			return "", fmt.Errorf("encoding page token: stream name %q empty or longer than %d", h.Stream, maxStreamLen)
+		}
+		payload = append(payload, byte(len(h.Stream)))
+		payload = append(payload, h.Stream...)
+		payload = binary.BigEndian.AppendUint64(payload, h.Height)
+	}
 	payload = append(payload, pageTokenMAC(key, payload)...)
 	return base64.RawURLEncoding.EncodeToString(payload), nil
 }
@@ -115,7 +139,8 @@ func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge tim
 	}
 	payload, mac := raw[:len(raw)-pageTokenMACLen], raw[len(raw)-pageTokenMACLen:]
 	if !hmac.Equal(mac, pageTokenMAC(key, payload)) {
-		return PageToken{}, fmt.Errorf("%w: not a token issued by this node (signature mismatch)", errInvalidPageToken)
+		return PageToken{}, fmt.Errorf("%w: not a token issued by this node (signature mismatch; "+
+			"replicas behind one load balancer must share pageTokenSecret)", errInvalidPageToken)
 	}
 	t, err := parsePageTokenPayload(payload)
 	if err != nil {
@@ -143,7 +168,8 @@ func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge tim
 // another format version or a bug, never a forgery.
 func parsePageTokenPayload(p []byte) (PageToken, error) {
 	r := payloadReader{buf: p}
-	if version := r.byte(); version != pageTokenVersion {
+	version := r.byte()
+	if version != pageTokenVersion && version != pageTokenVersionV1 {
 		return PageToken{}, fmt.Errorf("unsupported token version %d", version)
 	}
 	var t PageToken
@@ -153,6 +179,12 @@ func parsePageTokenPayload(p []byte) (PageToken, error) {
 	t.IssuedAt = time.Unix(int64(r.uint64()), 0)
 	if n := int(r.byte()); n > 0 {
 		t.Extra = append([]byte(nil), r.bytes(n)...)
+	}
+	if version >= pageTokenVersion {
+		for n := int(r.byte()); n > 0 && !r.short; n-- {
+			stream := string(r.bytes(int(r.byte())))
+			t.Heights = append(t.Heights, StreamHeight{Stream: stream, Height: r.uint64()})
+		}
 	}
 	if r.short || len(r.buf) != 0 {
 		return PageToken{}, errors.New("malformed token")

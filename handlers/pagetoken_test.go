@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"strings"
 	"testing"
 	"time"
@@ -122,4 +123,40 @@ func TestNewFilterHashIsUnambiguous(t *testing.T) {
 	require.NotEqual(t, NewFilterHash("ab", "c"), NewFilterHash("a", "bc"))
 	require.NotEqual(t, NewFilterHash("a"), NewFilterHash("a", ""))
 	require.NotEqual(t, NewFilterHash(), NewFilterHash(""))
+}
+
+func TestPageTokenHeights(t *testing.T) {
+	key := []byte("k")
+	now := time.Unix(1_700_000_000, 0)
+	want := PageToken{Route: "r", Position: 7, IssuedAt: now, Heights: []StreamHeight{
+		{Stream: "C", Height: 1 << 40}, {Stream: "X-vertices", Height: 0}, {Stream: testSubnetChainID.String(), Height: 3},
+	}}
+	s, err := EncodePageToken(key, want)
+	require.NoError(t, err)
+	got, err := DecodePageToken(key, s, "r", FilterHash{}, 0, now)
+	require.NoError(t, err)
+	require.Equal(t, want.Heights, got.Heights)
+
+	_, err = EncodePageToken(key, PageToken{Route: "r", Heights: []StreamHeight{{Stream: ""}}})
+	require.ErrorContains(t, err, "stream name")
+	_, err = EncodePageToken(key, PageToken{Route: "r", Heights: make([]StreamHeight, maxTokenHeights+1)})
+	require.ErrorContains(t, err, "heights")
+}
+
+// TestPageTokenVersion1StillDecodes: a token cut before heights existed
+// (an upgrade mid-listing) resumes, with no height to wait for.
+func TestPageTokenVersion1StillDecodes(t *testing.T) {
+	key := []byte("k")
+	now := time.Unix(1_700_000_000, 0)
+	payload := []byte{pageTokenVersionV1, 1, 'r'}
+	payload = append(payload, make([]byte, filterHashLen)...)
+	payload = binary.BigEndian.AppendUint64(payload, 42)
+	payload = binary.BigEndian.AppendUint64(payload, uint64(now.Unix()))
+	payload = append(payload, 2, 8, 9)
+	payload = append(payload, pageTokenMAC(key, payload)...)
+	got, err := DecodePageToken(key, base64.RawURLEncoding.EncodeToString(payload), "r", FilterHash{}, 0, now)
+	require.NoError(t, err)
+	require.Equal(t, int64(42), got.Position)
+	require.Equal(t, []byte{8, 9}, got.Extra)
+	require.Empty(t, got.Heights)
 }

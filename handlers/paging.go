@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -36,13 +37,26 @@ type page struct {
 
 	route   string
 	filters FilterHash
+	// view is the request's record of the heights it reads; the next
+	// page's token carries them.
+	view *indexedView
+}
+
+// heights is the record of the heights the page's request reads.
+func (pg page) heights() *indexedView {
+	if pg.view == nil { // a page not made by parsePage
+		return &indexedView{}
+	}
+	return pg.view
 }
 
 // parsePage reads pageSize, sortOrder (when the endpoint takes it) and
 // pageToken. filters are the normalized values of every other filter of the
 // query, in a fixed order, so a token only resumes the query it came from.
-func (s *server) parsePage(q url.Values, p listPaging, filters ...string) (page, error) {
-	pg := page{route: p.route, Order: sortDesc}
+// A token cut on a replica ahead of this one waits for this index to get
+// there (awaitHeights), so no page shows an older state than the last.
+func (s *server) parsePage(ctx context.Context, q url.Values, p listPaging, filters ...string) (page, error) {
+	pg := page{route: p.route, Order: sortDesc, view: indexedViewFrom(ctx)}
 	var err error
 	if pg.Size, err = parsePageSize(q, p.size); err != nil {
 		return page{}, err
@@ -59,8 +73,13 @@ func (s *server) parsePage(q url.Values, p listPaging, filters ...string) (page,
 	if pg.First {
 		return pg, nil
 	}
-	pg.Token, err = s.decodePageToken(raw, p.route, pg.filters, p.maxAge)
-	return pg, err
+	if pg.Token, err = s.decodePageToken(raw, p.route, pg.filters, p.maxAge); err != nil {
+		return page{}, err
+	}
+	if err := s.awaitHeights(ctx, pg.Token.Heights); err != nil {
+		return page{}, err
+	}
+	return pg, nil
 }
 
 // decodePageToken decodes a client's token. A token the client got wrong is
@@ -77,7 +96,8 @@ func (s *server) decodePageToken(raw, route string, filters FilterHash, maxAge t
 }
 
 // nextPageToken signs the token of the page after pg: position and extra
-// are the route's cursor (see PageToken).
+// are the route's cursor (see PageToken), the heights those the request
+// read (cutHeights).
 func (s *server) nextPageToken(pg page, position int64, extra []byte) (string, error) {
 	token, err := EncodePageToken(s.backend.Node.PageTokenKey(), PageToken{
 		Route:    pg.route,
@@ -85,6 +105,7 @@ func (s *server) nextPageToken(pg page, position int64, extra []byte) (string, e
 		Position: position,
 		Extra:    extra,
 		IssuedAt: s.now(),
+		Heights:  s.cutHeights(pg.heights()),
 	})
 	if err != nil {
 		return "", fmt.Errorf("issuing page token: %w", err)

@@ -42,6 +42,7 @@ func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request) e
 		blocks, more := trimPage(blocks, req.Page.Size)
 		if more {
 			last := blocks[len(blocks)-1].Number
+			s.pageReaches(req.Page, req.Chain, last)
 			if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(last), encodeBlockHeight(last)); err != nil {
 				return err
 			}
@@ -70,6 +71,13 @@ func (v *primaryView) block(b *pdata.IndexedBlock) primaryNetworkBlock {
 	}
 	for i, id := range b.TxIDs {
 		out.Transactions[i] = id.String()
+	}
+	if b.CurrentSupply != nil {
+		out.CurrentSupply = formatUint(*b.CurrentSupply)
+	}
+	if f := b.L1Fees; f != nil {
+		out.L1ValidatorsAccruedFees = ptr(f.AccruedFees)
+		out.ActiveL1Validators = ptr(f.ActiveL1Validators)
 	}
 	if p := b.Proposer; p != nil {
 		out.ProposerDetails = &proposerDetails{

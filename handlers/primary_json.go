@@ -143,6 +143,7 @@ type pChainTransaction struct {
 	StartTimestamp            *int64                     `json:"startTimestamp,omitempty"`
 	EndTimestamp              *int64                     `json:"endTimestamp,omitempty"`
 	DelegationFeePercent      string                     `json:"delegationFeePercent,omitempty"`
+	EstimatedReward           string                     `json:"estimatedReward,omitempty"`
 	NodeID                    string                     `json:"nodeId,omitempty"`
 	SubnetID                  string                     `json:"subnetId,omitempty"`
 	L1ValidatorManagerDetails *l1ValidatorManagerDetails `json:"l1ValidatorManagerDetails,omitempty"`
@@ -167,12 +168,11 @@ type xChainAssetDetails struct {
 	Cap                string `json:"cap"` // fixed or variable
 }
 
-// xChainLinearTransaction is the OpenAPI's XChainLinearTransaction: every
-// X-chain tx avadata indexes comes from a block (the index reads the chain's
-// blocks, not the pre-Cortina DAG).
-type xChainLinearTransaction struct {
+// xChainTxFields are what the OpenAPI's XChainLinearTransaction and
+// XChainNonLinearTransaction share.
+type xChainTxFields struct {
 	TxHash           string              `json:"txHash"`
-	ChainFormat      string              `json:"chainFormat"`
+	ChainFormat      string              `json:"chainFormat"` // linear or non-linear
 	Timestamp        int64               `json:"timestamp"`
 	TxType           string              `json:"txType"`
 	Memo             string              `json:"memo"`
@@ -183,8 +183,28 @@ type xChainLinearTransaction struct {
 	SourceChain      string              `json:"sourceChain,omitempty"`
 	DestinationChain string              `json:"destinationChain,omitempty"`
 	AssetCreated     *xChainAssetDetails `json:"assetCreated,omitempty"`
-	BlockHeight      uint64              `json:"blockHeight"`
-	BlockHash        string              `json:"blockHash"`
+}
+
+// xChainLinearTransaction is the OpenAPI's XChainLinearTransaction: a tx of
+// a block (the genesis txs included, in block 0).
+type xChainLinearTransaction struct {
+	xChainTxFields
+	BlockHeight uint64 `json:"blockHeight"`
+	BlockHash   string `json:"blockHash"`
+}
+
+// xChainNonLinearTransaction is the OpenAPI's XChainNonLinearTransaction: a
+// tx of the pre-Cortina DAG, accepted in vertices rather than a block.
+type xChainNonLinearTransaction struct {
+	xChainTxFields
+	Vertices []transactionVertexDetail `json:"vertices"`
+}
+
+// transactionVertexDetail is the OpenAPI's TransactionVertexDetail.
+type transactionVertexDetail struct {
+	Hash      string `json:"hash"`
+	Height    uint64 `json:"height"` // the vertex's DAG height
+	Timestamp int64  `json:"timestamp"`
 }
 
 // evmInput is the OpenAPI's EVMInput.
@@ -294,19 +314,22 @@ type proposerDetails struct {
 	ProposerTimestamp    *int64  `json:"proposerTimestamp,omitempty"`
 }
 
-// primaryNetworkBlock is the OpenAPI's PrimaryNetworkBlock. The index
-// keeps no supply or L1 fee figures, so currentSupply,
-// l1ValidatorsAccruedFees and activeL1Validators are never set.
+// primaryNetworkBlock is the OpenAPI's PrimaryNetworkBlock. currentSupply,
+// l1ValidatorsAccruedFees and activeL1Validators are the P-chain's state
+// after the block, when the index tracks it (omitted otherwise).
 type primaryNetworkBlock struct {
-	BlockNumber     string           `json:"blockNumber"`
-	BlockHash       string           `json:"blockHash"`
-	ParentHash      string           `json:"parentHash"`
-	BlockTimestamp  int64            `json:"blockTimestamp"`
-	BlockType       string           `json:"blockType"`
-	TxCount         int              `json:"txCount"`
-	Transactions    []string         `json:"transactions"`
-	BlockSizeBytes  int              `json:"blockSizeBytes"`
-	ProposerDetails *proposerDetails `json:"proposerDetails,omitempty"`
+	BlockNumber             string           `json:"blockNumber"`
+	BlockHash               string           `json:"blockHash"`
+	ParentHash              string           `json:"parentHash"`
+	BlockTimestamp          int64            `json:"blockTimestamp"`
+	BlockType               string           `json:"blockType"`
+	TxCount                 int              `json:"txCount"`
+	Transactions            []string         `json:"transactions"`
+	BlockSizeBytes          int              `json:"blockSizeBytes"`
+	L1ValidatorsAccruedFees *uint64          `json:"l1ValidatorsAccruedFees,omitempty"`
+	ActiveL1Validators      *uint64          `json:"activeL1Validators,omitempty"`
+	CurrentSupply           string           `json:"currentSupply,omitempty"`
+	ProposerDetails         *proposerDetails `json:"proposerDetails,omitempty"`
 }
 
 // listPrimaryBlocksResponse is the OpenAPI's ListPrimaryNetworkBlocksResponse.

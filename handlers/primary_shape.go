@@ -26,9 +26,10 @@ type primaryView struct {
 	node   netinfo.Info
 	chain  netinfo.Chain
 	assets map[ids.ID]pdata.Asset
-	// rewardTxs maps the staking txs of a P-chain page whose staking
-	// period ended to the RewardValidatorTx that ended it (rewardTxHash).
-	rewardTxs map[ids.ID]ids.ID
+	// stakers are the staker records of a P-chain page's staking txs: the
+	// RewardValidatorTx that ended the period (rewardTxHash) and the
+	// potential reward (estimatedReward).
+	stakers map[ids.ID]*pdata.IndexedStaker
 }
 
 // Asset types of the OpenAPI's PrimaryNetworkAssetType.

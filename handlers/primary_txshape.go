@@ -15,8 +15,8 @@ import (
 )
 
 // Shapes of the three chains' transactions (endpoint 4): PChainTransaction,
-// XChainLinearTransaction and CChainImportTransaction /
-// CChainExportTransaction.
+// XChainLinearTransaction / XChainNonLinearTransaction and
+// CChainImportTransaction / CChainExportTransaction.
 
 // txAssets lists every asset a page of txs names, for newPrimaryView.
 func txAssets(txs []pdata.IndexedTx, avax ids.ID) []ids.ID {
@@ -203,8 +203,15 @@ func (v *primaryView) pChainStaker(tx *pdata.Tx, out *pChainTransaction) {
 		out.RewardAddresses = v.addresses(st.RewardsOwner.Addrs)
 	}
 	out.BLSCredentials = stakerBLS(st)
-	if reward, ok := v.rewardTxs[tx.ID]; ok {
-		out.RewardTxHash = reward.String()
+	if rec, ok := v.stakers[tx.ID]; ok {
+		if rec.RewardTx != ids.Empty {
+			out.RewardTxHash = rec.RewardTx.String()
+		}
+		// The reward platformvm computed when the staker became current
+		// (none yet for a pending one; primary-network stakers only).
+		if rec.PotentialReward != nil {
+			out.EstimatedReward = formatUint(*rec.PotentialReward)
+		}
 	}
 }
 
@@ -249,9 +256,13 @@ func (v *primaryView) l1Validator(txType string, l1 *pdata.L1Validator) l1Valida
 	return out
 }
 
-func (v *primaryView) xChainTx(itx *pdata.IndexedTx) xChainLinearTransaction {
+// xChainTx shapes an X-chain tx: XChainLinearTransaction for a tx of a
+// block, XChainNonLinearTransaction for a tx of the pre-Cortina DAG (its
+// vertices in acceptance order; its timestamp, as the OpenAPI describes it,
+// the latest of theirs).
+func (v *primaryView) xChainTx(itx *pdata.IndexedTx) any {
 	tx := itx.Tx
-	out := xChainLinearTransaction{
+	out := xChainTxFields{
 		TxHash:        tx.ID.String(),
 		ChainFormat:   "linear",
 		Timestamp:     itx.BlockTime,
@@ -259,8 +270,6 @@ func (v *primaryView) xChainTx(itx *pdata.IndexedTx) xChainLinearTransaction {
 		Memo:          memo(tx.Memo),
 		ConsumedUTXOs: v.utxos(itx.Consumed),
 		EmittedUTXOs:  v.utxos(itx.Produced),
-		BlockHeight:   itx.Pos.Height,
-		BlockHash:     v.blockHash(itx.BlockID),
 	}
 	unlocked, created := newAmounts(), newAmounts()
 	unlocked.addUTXOs(itx.Consumed, nil)
@@ -270,7 +279,16 @@ func (v *primaryView) xChainTx(itx *pdata.IndexedTx) xChainLinearTransaction {
 	if a := tx.Asset; a != nil {
 		out.AssetCreated = v.assetCreated(itx, a)
 	}
-	return out
+	if len(itx.Vertices) == 0 {
+		return xChainLinearTransaction{xChainTxFields: out, BlockHeight: itx.Pos.Height, BlockHash: v.blockHash(itx.BlockID)}
+	}
+	out.ChainFormat = "non-linear"
+	vertices := make([]transactionVertexDetail, len(itx.Vertices))
+	for i, vtx := range itx.Vertices {
+		vertices[i] = transactionVertexDetail{Hash: vtx.ID.String(), Height: vtx.DAGHeight, Timestamp: vtx.Timestamp}
+		out.Timestamp = max(out.Timestamp, vtx.Timestamp)
+	}
+	return xChainNonLinearTransaction{xChainTxFields: out, Vertices: vertices}
 }
 
 // assetCreated describes the asset a CreateAssetTx creates. Its cap is

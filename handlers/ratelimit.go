@@ -16,30 +16,25 @@ const (
 	headerGlacierAPIKey = "x-glacier-api-key"
 )
 
-// clientLimiter authenticates optional API keys and applies per-client token
-// buckets.
+// clientLimiter authenticates optional API keys and applies a token bucket
+// per client: per API key when a known key is sent, else per client address
+// (clientaddr.go finds it; clientbuckets.go keeps the buckets).
 //
-// Client identity: inside the node the plugin sees neither the caller's
-// address (RemoteAddr is empty) nor the Host header, because the node does not
-// forward them over the plugin's gRPC bridge. The only thing that tells
-// clients apart is the API key. So every known key has its own bucket, and
-// all requests without a key share one anonymous bucket: one busy anonymous
-// client slows down every other anonymous client, which is the reason to hand
-// out keys.
-//
-// The buckets are created once, from Config, so the set of limiters never
-// grows and needs no locking (rate.Limiter is safe for concurrent use).
+// The key buckets are created once, from Config, so that map never changes
+// and needs no lock; rate.Limiter is safe for concurrent use.
 type clientLimiter struct {
-	anonymous *rate.Limiter
-	byKey     map[string]*rate.Limiter
-	now       func() time.Time
+	addressing clientAddressing
+	anonymous  *clientBuckets
+	byKey      map[string]*rate.Limiter
+	now        func() time.Time
 }
 
 func newClientLimiter(cfg Config, now func() time.Time) *clientLimiter {
 	l := &clientLimiter{
-		anonymous: rate.NewLimiter(rate.Limit(cfg.AnonymousRPS), cfg.AnonymousBurst),
-		byKey:     make(map[string]*rate.Limiter, len(cfg.APIKeys)),
-		now:       now,
+		addressing: clientAddressing{trusted: cfg.TrustedProxies, trustUnknownPeer: cfg.TrustUnknownPeer},
+		anonymous:  newClientBuckets(cfg.AnonymousRPS, cfg.AnonymousBurst, cfg.MaxClients),
+		byKey:      make(map[string]*rate.Limiter, len(cfg.APIKeys)),
+		now:        now,
 	}
 	for _, key := range cfg.APIKeys {
 		if key == "" {
@@ -58,30 +53,31 @@ func apiKeyFrom(r *http.Request) string {
 	return r.Header.Get(headerGlacierAPIKey)
 }
 
-// limiterFor picks the bucket for r. An unknown key is an error on the data
-// service (401); the metrics service needs no credentials at all, so there an
-// unknown key just falls back to the anonymous bucket.
-func (l *clientLimiter) limiterFor(r *http.Request) (*rate.Limiter, *apiError) {
+// limiterFor picks the bucket for r and names its client for messages; it
+// notes in the request info how the client was told (a metric label). An
+// unknown key is an error on the data service (401); the metrics service
+// needs no credentials at all, so there an unknown key is ignored.
+func (l *clientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limiter, string, *apiError) {
+	info := requestInfoFrom(r.Context())
 	key := apiKeyFrom(r)
-	if key == "" {
-		return l.anonymous, nil
+	if limiter, ok := l.byKey[key]; ok && key != "" {
+		info.client = sourceAPIKey
+		return limiter, "this API key", nil
 	}
-	if limiter, ok := l.byKey[key]; ok {
-		return limiter, nil
+	if key != "" && !info.metricsService {
+		return nil, "", newAPIError(http.StatusUnauthorized,
+			"invalid API key: the key in %s/%s is not known to this node; omit the header to use the anonymous rate limit",
+			headerDataAPIKey, headerGlacierAPIKey)
 	}
-	if requestInfoFrom(r.Context()).metricsService {
-		return l.anonymous, nil
-	}
-	return nil, newAPIError(http.StatusUnauthorized,
-		"invalid API key: the key in %s/%s is not known to this node; omit the header to use the anonymous rate limit",
-		headerDataAPIKey, headerGlacierAPIKey)
+	client := l.addressing.clientOf(r)
+	info.client = client.source
+	return l.anonymous.limiterFor(client.prefix, now), client.String(), nil
 }
 
 // admit takes one token from the client's bucket. When the bucket is empty it
 // returns how long the client should wait, rounded up to whole seconds (at
 // least one) for the Retry-After header.
-func (l *clientLimiter) admit(limiter *rate.Limiter) (retryAfterSeconds int, ok bool) {
-	now := l.now()
+func (l *clientLimiter) admit(limiter *rate.Limiter, now time.Time) (retryAfterSeconds int, ok bool) {
 	reservation := limiter.ReserveN(now, 1)
 	if !reservation.OK() {
 		return 1, false // burst < 1: cannot happen after Config defaults
@@ -96,19 +92,22 @@ func (l *clientLimiter) admit(limiter *rate.Limiter) (retryAfterSeconds int, ok 
 }
 
 // middleware enforces authentication and rate limits before routing, so that
-// even requests for unknown routes are counted.
+// even requests for unknown routes are counted. A 429 always carries
+// Retry-After.
 func (l *clientLimiter) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		limiter, authErr := l.limiterFor(r)
+		now := l.now()
+		limiter, client, authErr := l.limiterFor(r, now)
 		if authErr != nil {
 			writeErrorStatus(w, r, authErr.status, authErr.message)
 			return
 		}
-		retryAfter, ok := l.admit(limiter)
+		retryAfter, ok := l.admit(limiter, now)
 		if !ok {
-			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
+			seconds := strconv.Itoa(retryAfter)
+			w.Header().Set("Retry-After", seconds)
 			writeErrorStatus(w, r, http.StatusTooManyRequests,
-				"rate limit exceeded; retry after "+strconv.Itoa(retryAfter)+"s (an API key raises the limit)")
+				"rate limit exceeded for "+client+"; retry after "+seconds+"s (an API key raises the limit)")
 			return
 		}
 		next.ServeHTTP(w, r)

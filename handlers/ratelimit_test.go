@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"testing"
 	"time"
 
@@ -80,19 +82,20 @@ func TestRateLimitPerKey(t *testing.T) {
 }
 
 func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
-	cfg := Config{AnonymousRPS: 1000, AnonymousBurst: 1}.withDefaults()
 	clock := newFakeClock()
-	limiter := newClientLimiter(cfg, clock.Now)
-	_, ok := limiter.admit(limiter.anonymous)
+	admitAnonymous := func(l *clientLimiter) (int, bool) {
+		return l.admit(l.anonymous.limiterFor(netip.Prefix{}, clock.Now()), clock.Now())
+	}
+	limiter := newClientLimiter(Config{AnonymousRPS: 1000, AnonymousBurst: 1}.withDefaults(), clock.Now)
+	_, ok := admitAnonymous(limiter)
 	require.True(t, ok)
-	retry, ok := limiter.admit(limiter.anonymous)
+	retry, ok := admitAnonymous(limiter)
 	require.False(t, ok)
 	require.Equal(t, 1, retry, "1ms rounds up to 1s")
 
-	cfg = Config{AnonymousRPS: 0.3, AnonymousBurst: 1}.withDefaults()
-	limiter = newClientLimiter(cfg, clock.Now)
-	limiter.admit(limiter.anonymous)
-	retry, ok = limiter.admit(limiter.anonymous)
+	limiter = newClientLimiter(Config{AnonymousRPS: 0.3, AnonymousBurst: 1}.withDefaults(), clock.Now)
+	admitAnonymous(limiter)
+	retry, ok = admitAnonymous(limiter)
 	require.False(t, ok)
 	require.Equal(t, 4, retry, "3.33s rounds up to 4s")
 }
@@ -100,4 +103,103 @@ func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
 func TestEmptyConfiguredKeyIsIgnored(t *testing.T) {
 	limiter := newClientLimiter(Config{APIKeys: []string{""}}.withDefaults(), time.Now)
 	require.Empty(t, limiter.byKey)
+}
+
+// getFrom sends GET path as the node would pass on a request from peer
+// (empty: a plain HTTP/1.1 request, whose peer the node does not name).
+func getFrom(t *testing.T, api *testAPI, path, peer string, headers ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "http://node"+path, nil)
+	req.RemoteAddr, req.Host = peer, ""
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Add(headers[i], headers[i+1])
+	}
+	return newRecorderFor(api, req)
+}
+
+func TestRateLimitPerClientAddress(t *testing.T) {
+	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1}
+	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+
+	requireJSON(t, getFrom(t, api, "/v1/status", "192.0.2.1:4000"), http.StatusOK, nil)
+	rec := getFrom(t, api, "/v1/status", "192.0.2.1:4001") // same host, other port
+	requireDataError(t, rec, http.StatusTooManyRequests, "rate limit exceeded for client 192.0.2.1;", "retry after 2s")
+	require.Equal(t, "2", rec.Header().Get("Retry-After"))
+
+	requireJSON(t, getFrom(t, api, "/v1/status", "192.0.2.2:4000"), http.StatusOK, nil)
+	// IPv6 hosts are told apart by /64.
+	requireJSON(t, getFrom(t, api, "/v1/status", "[2001:db8:1:2::1]:4000"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", "[2001:db8:1:2::ffff]:1"), http.StatusTooManyRequests,
+		"client 2001:db8:1:2::/64")
+	requireJSON(t, getFrom(t, api, "/v1/status", "[2001:db8:1:3::1]:4000"), http.StatusOK, nil)
+	// Requests without an address share one bucket, apart from the others.
+	requireJSON(t, getFrom(t, api, "/v1/status", ""), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", ""), http.StatusTooManyRequests,
+		"clients whose address the node does not pass on")
+}
+
+func TestRateLimitForwardedFor(t *testing.T) {
+	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1,
+		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
+	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	const proxy = "10.1.1.1:5000"
+
+	// Behind a trusted proxy, each forwarded client has its own bucket.
+	requireJSON(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.1"),
+		http.StatusTooManyRequests, "client 198.51.100.1;")
+	requireJSON(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.2"), http.StatusOK, nil)
+	// A client cannot pick its bucket by sending its own X-Forwarded-For:
+	// the trusted proxy appends the real address, which is what counts.
+	requireDataError(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "203.0.113.9, 198.51.100.1"),
+		http.StatusTooManyRequests, "client 198.51.100.1;")
+	// Chains of trusted proxies are followed, also across header lines.
+	requireDataError(t, getFrom(t, api, "/v1/status", proxy,
+		"X-Forwarded-For", "198.51.100.2", "X-Forwarded-For", "10.9.9.9"), http.StatusTooManyRequests, "client 198.51.100.2;")
+
+	// From an untrusted peer the header is ignored: the peer is the client.
+	requireJSON(t, getFrom(t, api, "/v1/status", "192.0.2.7:1", "X-Forwarded-For", "198.51.100.3"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", "192.0.2.7:1", "X-Forwarded-For", "198.51.100.4"),
+		http.StatusTooManyRequests, "client 192.0.2.7;")
+	// So it is from an unknown peer, by default.
+	requireJSON(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.5"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.6"),
+		http.StatusTooManyRequests, "does not pass on")
+}
+
+func TestRateLimitTrustUnknownPeer(t *testing.T) {
+	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1, TrustUnknownPeer: true}
+	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	requireJSON(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"),
+		http.StatusTooManyRequests, "client 198.51.100.1;")
+	requireJSON(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.2"), http.StatusOK, nil)
+	// Without the header, such requests still share the unknown bucket.
+	requireJSON(t, getFrom(t, api, "/v1/status", ""), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, api, "/v1/status", ""), http.StatusTooManyRequests, "does not pass on")
+}
+
+func TestRateLimitMetricsByClientSource(t *testing.T) {
+	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	getFrom(t, api, "/v1/status", "")
+	getFrom(t, api, "/v1/status", "192.0.2.1:1")
+	getFrom(t, api, "/v1/status", "127.0.0.1:1", "X-Forwarded-For", "192.0.2.1")
+	getFrom(t, api, "/v1/status", "", "x-data-api-key", "known-key")
+	getFrom(t, api, "/v1/status", "", "x-data-api-key", "unknown-key") // 401: not counted
+	families, err := api.reg.Gather()
+	require.NoError(t, err)
+	counts := map[string]float64{}
+	var buckets float64
+	for _, f := range families {
+		switch f.GetName() {
+		case "api_requests_by_client_source_total":
+			for _, m := range f.GetMetric() {
+				counts[m.GetLabel()[0].GetValue()] = m.GetCounter().GetValue()
+			}
+		case "api_rate_limit_client_buckets":
+			buckets = f.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	require.Equal(t, map[string]float64{"unknown_peer": 1, "peer": 1, "forwarded": 1, "api_key": 1}, counts)
+	require.InDelta(t, 2, buckets, 0, "the unknown bucket and 192.0.2.1's")
 }

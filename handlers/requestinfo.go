@@ -15,6 +15,9 @@ type requestInfo struct {
 	// metricsService is true for paths under the metrics base ({metrics_url}
 	// = {base_url}/metrics), whose error bodies carry message as []string.
 	metricsService bool
+	// client says how the rate limiter told the client (empty if the
+	// request never reached it); it labels a metric.
+	client clientSource
 }
 
 // Pseudo route names for requests that matched no route.

@@ -58,9 +58,23 @@ type route struct {
 //
 // ctrl may be nil; the JSON-RPC follower controls then do not exist. log may
 // be nil (nothing is logged) and so may reg (metrics are not exported).
-func New(cfg Config, backend Backend, ctrl Controller, log logging.Logger, reg prometheus.Registerer) (http.Handler, error) {
+func New(cfg Config, backend Backend, ctrl Controller, log logging.Logger, reg prometheus.Registerer) (*API, error) {
 	return newHandler(cfg, backend, ctrl, log, reg, time.Now)
 }
+
+// API is the HTTP handler of the avadata API.
+type API struct {
+	handler http.Handler
+	budget  *timeBudget
+}
+
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.handler.ServeHTTP(w, r) }
+
+// Idle returns a channel that closes once no request handler is running,
+// including handlers that outlived their time budget (whose clients already
+// got a 503) and may still read the store. Call it once no new requests
+// come in; the store must stay open until it closes.
+func (a *API) Idle() <-chan struct{} { return a.budget.idle() }
 
 // newHandler is New with an injectable clock.
 func newHandler(
@@ -70,7 +84,7 @@ func newHandler(
 	log logging.Logger,
 	reg prometheus.Registerer,
 	now func() time.Time,
-) (http.Handler, error) {
+) (*API, error) {
 	if err := checkBackend(backend); err != nil {
 		return nil, fmt.Errorf("creating API handler: %w", err)
 	}
@@ -89,15 +103,20 @@ func newHandler(
 		return nil, err
 	}
 	s.endpoints = describeRoutes(routes)
-	metrics, err := newAPIMetrics(reg)
+	limiter := newClientLimiter(cfg, now)
+	metrics, err := newAPIMetrics(reg, limiter.anonymous.len)
 	if err != nil {
 		return nil, err
 	}
 	router := newRouter(routes)
-	limiter := newClientLimiter(cfg, now)
+	budget := newTimeBudget(cfg.RequestTimeout, log)
 
-	inner := observeRequests(log, metrics, recoverPanics(log, limiter.middleware(withDeadline(cfg.RequestTimeout, router))))
-	return prepareRequests(router, inner), nil
+	// Outside in: name the route, count and time the request, turn panics
+	// into 500s, then the cheap refusals (key, rate, body size) before the
+	// time budget starts a goroutine for the route's handler.
+	inner := observeRequests(log, metrics, recoverPanics(log,
+		limiter.middleware(limitBodies(cfg.MaxBodyBytes, budget.middleware(router)))))
+	return &API{handler: prepareRequests(router, inner), budget: budget}, nil
 }
 
 // checkBackend rejects a Backend without the readers every build needs.
@@ -244,12 +263,16 @@ type apiHandler func(w http.ResponseWriter, r *http.Request) error
 
 // adapt turns an apiHandler into an http.Handler that writes returned errors
 // as spec error bodies. Internal errors are logged, not shown to clients.
+// Every reply says which heights of the index it reflects (X-Indexed-Height,
+// see indexheights.go).
 func (s *server) adapt(h apiHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w, r = withIndexedHeights(w, r)
 		err := h(w, r)
 		if err == nil {
 			return
 		}
+		setRetryAfter(w, err)
 		apiErr, internal := toAPIError(err, s.cfg.RequestTimeout)
 		if internal {
 			s.log.Warn("API request failed",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -274,11 +275,14 @@ func TestConfigDefaults(t *testing.T) {
 		AnonymousBurst: DefaultAnonymousBurst,
 		KeyRPS:         DefaultKeyRPS,
 		KeyBurst:       DefaultKeyBurst,
+		TrustedProxies: DefaultTrustedProxies(),
+		MaxClients:     DefaultMaxClients,
+		MaxBodyBytes:   DefaultMaxBodyBytes,
 		Version:        DefaultVersion,
 		RequestTimeout: DefaultRequestTimeout,
 	}, got)
 	custom := Config{APIKeys: []string{"k"}, AnonymousRPS: 1, AnonymousBurst: 2, KeyRPS: 3, KeyBurst: 4, Version: "v",
-		RequestTimeout: time.Second}
+		TrustedProxies: []netip.Prefix{}, MaxClients: 5, MaxBodyBytes: 6, RequestTimeout: time.Second}
 	require.Equal(t, custom, custom.withDefaults())
 }
 

@@ -76,8 +76,23 @@ func (s *server) notServedYet(r *http.Request) error {
 func pathVar(r *http.Request, name string) string { return mux.Vars(r)[name] }
 
 // resolvePrimaryPath checks {network} and resolves {blockchainId} among the
-// chains the endpoint allows.
+// chains the endpoint allows; the request reads that chain's index. The
+// X-chain's txs and UTXOs include the DAG-era ones, which the vertex
+// follower writes: an X-chain request reads both streams.
 func (s *server) resolvePrimaryPath(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
+	chain, err := s.resolvePrimaryChain(r, allowed)
+	if err == nil {
+		s.readsChain(r.Context(), chain)
+		if chain == netinfo.X {
+			s.readsStream(r.Context(), vertexStream)
+		}
+	}
+	return chain, err
+}
+
+// resolvePrimaryChain is resolvePrimaryPath for endpoints that read another
+// stream of the chain than its blocks (the X-chain's vertices).
+func (s *server) resolvePrimaryChain(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
 	node := s.backend.Node.Network()
 	if err := resolveNetwork(pathVar(r, paramNetwork), node); err != nil {
 		return 0, err

@@ -73,20 +73,23 @@ type evmTarget struct {
 	Address common.Address
 }
 
-// resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r.
+// resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
+// request reads that chain's index.
 func (s *server) resolveEVMPath(r *http.Request) (evmTarget, error) {
 	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network())
 	if err != nil {
 		return evmTarget{}, err
 	}
+	s.readsStream(r.Context(), evmChainStream(chain))
 	address, err := parseEVMAddress(paramAddress, pathVar(r, paramAddress))
 	return evmTarget{Chain: chain, Address: address}, err
 }
 
 // filterValues are the target's normalized values for a page token's
-// filter hash: the chain's store number and the address.
+// filter hash: the chain's stream name (the same on every replica, unlike
+// its store number) and the address.
 func (t evmTarget) filterValues() []string {
-	return []string{t.Chain.Chain.String(), strings.ToLower(t.Address.Hex())}
+	return []string{evmChainStream(t.Chain), strings.ToLower(t.Address.Hex())}
 }
 
 // parseEVMAddress checks a 0x-prefixed 20-byte hex address, any case.

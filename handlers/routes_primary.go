@@ -161,7 +161,7 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequ
 	if req.HasL1ValidationID {
 		validation = req.L1ValidationID.String()
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
 		validation, strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -203,14 +203,15 @@ type listVerticesByHeightRequest struct {
 func (s *server) parseListVerticesByHeightRequest(r *http.Request) (listVerticesByHeightRequest, error) {
 	var req listVerticesByHeightRequest
 	var err error
-	if _, err = s.resolvePrimaryPath(r, xChainOnly()); err != nil {
+	if _, err = s.resolvePrimaryChain(r, xChainOnly()); err != nil {
 		return req, err
 	}
+	s.readsStream(r.Context(), vertexStream)
 	q := r.URL.Query()
 	if req.VertexHeight, err = parseRequiredUint(q, paramVertexHeight); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
 	return req, err
 }
 
@@ -236,7 +237,7 @@ func (s *server) parseListBlocksByNodeRequest(r *http.Request) (listBlocksByNode
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
 		formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -251,9 +252,10 @@ type listLatestVerticesRequest struct {
 func (s *server) parseListLatestVerticesRequest(r *http.Request) (listLatestVerticesRequest, error) {
 	var req listLatestVerticesRequest
 	var err error
-	if _, err = s.resolvePrimaryPath(r, xChainOnly()); err != nil {
+	if _, err = s.resolvePrimaryChain(r, xChainOnly()); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.URL.Query(), dataPaging(routeListLatestVertices, false))
+	s.readsStream(r.Context(), vertexStream)
+	req.Page, err = s.parsePage(r.Context(), r.URL.Query(), dataPaging(routeListLatestVertices, false))
 	return req, err
 }

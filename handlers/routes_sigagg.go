@@ -52,11 +52,11 @@ func (s *server) sigAggRoutes() []route {
 	const base = "/v1/signatureAggregator/{network}/aggregateSignatures"
 	return []route{
 		{name: routeAggregateSignatures, method: http.MethodPost, path: base,
-			summary: "aggregate validator signatures of a warp message (not served yet)",
-			handler: stub(s, s.parseAggregateSignaturesRequest)},
+			summary: "aggregate validator signatures of a warp message",
+			handler: s.adapt(s.serveAggregateSignatures)},
 		{name: routeGetAggregatedSignatures, method: http.MethodGet, path: base + "/{txHash}",
-			summary: "aggregated signature of a P-chain L1 transaction's warp message (not served yet)",
-			handler: stub(s, s.parseGetAggregatedSignaturesRequest)},
+			summary: "aggregated signature of a P-chain L1 transaction's warp message",
+			handler: s.adapt(s.serveGetAggregatedSignatures)},
 	}
 }
 
@@ -149,16 +149,9 @@ func (s *server) parseGetAggregatedSignaturesRequest(r *http.Request) (getAggreg
 // single JSON object and returns its members. Member names must be among
 // allowed (exact spelling) and appear once; anything else is a 400.
 func readJSONObject(r *http.Request, limit int64, allowed []string) (map[string]json.RawMessage, error) {
-	tooLarge := newAPIError(http.StatusRequestEntityTooLarge, "request body too large: the limit is %d bytes", limit)
-	if r.ContentLength > limit {
-		return nil, tooLarge
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	body, err := readBody(r, limit)
 	if err != nil {
-		return nil, badRequest("reading the request body failed: %v", err)
-	}
-	if int64(len(body)) > limit {
-		return nil, tooLarge
+		return nil, err
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {

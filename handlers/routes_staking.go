@@ -79,7 +79,7 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
 		strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -102,6 +102,7 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
+	s.readsChain(r.Context(), netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
 	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
 		return req, err
@@ -115,7 +116,7 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 	if req.Currency, err = parseCurrency(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
 		joinNodeIDs(req.NodeIDs), req.Currency)
 	return req, err
 }
@@ -134,6 +135,7 @@ func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest,
 	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
+	s.readsChain(r.Context(), netinfo.P) // staking data is the P-chain's
 	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
 		return req, err
 	}
@@ -141,7 +143,7 @@ func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest,
 	if req.ValidationStatus, err = parseEnum(q, paramValidationStatus, validationStatuses()); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
 	return req, err
 }
 
@@ -162,6 +164,7 @@ func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequ
 	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
+	s.readsChain(r.Context(), netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
 	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
 		return req, err
@@ -172,7 +175,7 @@ func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequ
 	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(q, dataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
+	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
 		joinNodeIDs(req.NodeIDs), req.DelegationStatus)
 	return req, err
 }

@@ -18,8 +18,8 @@ import (
 // rpcServiceName is the JSON-RPC namespace: methods are "avadata.<method>".
 const rpcServiceName = "avadata"
 
-// maxRPCBodyBytes bounds JSON-RPC request bodies; our methods take at most a
-// chain name.
+// maxRPCBodyBytes bounds JSON-RPC request bodies (413 beyond, or beyond
+// Config.MaxBodyBytes if smaller); our methods take at most a chain name.
 const maxRPCBodyBytes = 64 << 10
 
 // newRPCHandler builds the POST /rpc handler. The follower controls exist
@@ -46,7 +46,6 @@ func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
 		if r.Body == nil {
 			r.Body = http.NoBody
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxRPCBodyBytes)
 		body, ok := validateRPCRequest(w, r)
 		if !ok {
 			return

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -79,7 +80,10 @@ func TestRPCMalformedRequests(t *testing.T) {
 		{name: "truncated JSON", body: `{"jsonrpc":"2.0","method":`, code: json2.E_PARSE, fragment: ""},
 		{name: "not JSON", body: `hello`, code: json2.E_PARSE, fragment: ""},
 		{name: "empty body", body: ``, code: json2.E_PARSE, fragment: ""},
-		{name: "batch", body: `[{"jsonrpc":"2.0","method":"avadata.status","id":1}]`, code: json2.E_PARSE, fragment: ""},
+		{name: "batch", body: `[{"jsonrpc":"2.0","method":"avadata.status","id":1}]`, code: json2.E_INVALID_REQ, fragment: "batches are not supported"},
+		{name: "empty array", body: `[]`, code: json2.E_INVALID_REQ, fragment: "batches are not supported"},
+		{name: "string", body: `"avadata.status"`, code: json2.E_INVALID_REQ, fragment: "request object"},
+		{name: "true", body: `true`, code: json2.E_INVALID_REQ, fragment: "request object"},
 		{name: "null", body: `null`, code: json2.E_INVALID_REQ, fragment: "request object"},
 		{name: "number", body: `5`, code: json2.E_INVALID_REQ, fragment: "request object"},
 		{name: "no method", body: `{"jsonrpc":"2.0","id":1}`, code: json2.E_INVALID_REQ, fragment: `"method" is required`},
@@ -104,7 +108,12 @@ func TestRPCMalformedRequests(t *testing.T) {
 
 	t.Run("oversized body", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","method":"avadata.status","params":{"pad":"` + strings.Repeat("x", maxRPCBodyBytes) + `"},"id":1}`
-		requireRPCError(t, callRPC(t, api, body), json2.E_PARSE, "")
+		rec := api.request(t, http.MethodPost, "/ext/bc/data/rpc", body)
+		requireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large", "65536 bytes (64 KiB)")
+		// Streamed without a length, the bound holds while reading.
+		req := httptest.NewRequest(http.MethodPost, "http://node/ext/bc/data/rpc", strings.NewReader(body))
+		req.ContentLength = -1
+		requireDataError(t, newRecorderFor(api, req), http.StatusRequestEntityTooLarge, "64 KiB")
 	})
 }
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 )
 
@@ -26,15 +24,17 @@ type rpcRequestShape struct {
 
 // validateRPCRequest reads the body and checks it is one JSON-RPC 2.0
 // request object with a method. On success it returns the body to hand on;
-// otherwise it has written the JSON-RPC error reply.
+// otherwise it has written the reply: a JSON-RPC error, or a 413 in the
+// spec's error body for a body over the limit (as on every route: the body
+// was not read whole, so there is no request to answer in JSON-RPC).
 func validateRPCRequest(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r, maxRPCBodyBytes)
 	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			writeRPCError(w, nil, rpcParseError, fmt.Sprintf("request body over %d bytes", tooLarge.Limit))
+		var apiErr *apiError
+		if errors.As(err, &apiErr) && apiErr.status == http.StatusRequestEntityTooLarge {
+			writeErrorStatus(w, r, apiErr.status, apiErr.message)
 		} else {
-			writeRPCError(w, nil, rpcParseError, "reading the request body: "+err.Error())
+			writeRPCError(w, nil, rpcParseError, err.Error())
 		}
 		return nil, false
 	}
@@ -48,9 +48,9 @@ func validateRPCRequest(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		writeRPCError(w, nil, rpcParseError, "the request body is not valid JSON")
 		return nil, false
 	case trimmed[0] == '[':
-		// gorilla/rpc cannot decode a batch, and answered it with a parse
-		// error before this check existed; the code stays.
-		writeRPCError(w, nil, rpcParseError, "batches are not supported: send one JSON-RPC 2.0 request object")
+		// Valid JSON that is no request object, as JSON-RPC 2.0 calls an
+		// empty batch: batches are not served (gorilla/rpc cannot decode one).
+		writeRPCError(w, nil, rpcInvalidRequest, "batches are not supported: send one JSON-RPC 2.0 request object")
 		return nil, false
 	case trimmed[0] != '{':
 		writeRPCError(w, nil, rpcInvalidRequest, "the request must be a JSON-RPC 2.0 request object")

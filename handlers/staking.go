@@ -72,23 +72,13 @@ func (s *server) stakersOf(ctx context.Context, txs []pdata.IndexedTx, status st
 	return out, nil
 }
 
-// rewardTxsOf maps the staking txs among txs whose staking period ended with
-// a RewardValidatorTx to that tx (PChainTransaction.rewardTxHash).
-func (s *server) rewardTxsOf(ctx context.Context, txs []pdata.IndexedTx) (map[ids.ID]ids.ID, error) {
+// pageStakersOf maps the staking txs among txs to their staker records
+// (PChainTransaction.rewardTxHash and estimatedReward).
+func (s *server) pageStakersOf(ctx context.Context, txs []pdata.IndexedTx) (map[ids.ID]*pdata.IndexedStaker, error) {
 	if s.backend.Staking == nil {
-		return nil, nil // rewardTxHash is optional: a build without staking data leaves it out
+		return nil, nil // both fields are optional: a build without staking data leaves them out
 	}
-	stakers, err := s.stakersOf(ctx, txs, "", 0)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[ids.ID]ids.ID, len(stakers))
-	for id, st := range stakers {
-		if st.RewardTx != ids.Empty {
-			out[id] = st.RewardTx
-		}
-	}
-	return out, nil
+	return s.stakersOf(ctx, txs, "", 0)
 }
 
 // Staker and reward cursors (PageToken.Extra): a time, then a 32-byte ID

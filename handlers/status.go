@@ -69,14 +69,3 @@ func (s *server) serveStatus(w http.ResponseWriter, _ *http.Request) error {
 	writeJSON(w, http.StatusOK, s.status())
 	return nil
 }
-
-// indexedHeight is the height the chain's follower has indexed, or 0 when
-// the chain has no follower status yet.
-func (s *server) indexedHeight(chain netinfo.Chain) uint64 {
-	for _, st := range s.backend.Node.Statuses() {
-		if st.Chain == chain {
-			return st.IndexedHeight
-		}
-	}
-	return 0
-}

@@ -84,7 +84,7 @@ func New(ctx context.Context, chains []netinfo.ChainInfo, client *nodeapi.Client
 	log logging.Logger, metrics *follower.Metrics,
 ) (*Indexer, error) {
 	ix := &Indexer{log: log, client: client, store: st, cfg: cfg, metrics: metrics, evm: map[netinfo.Chain]*nodeapi.EVMClient{}}
-	st.SetPrimaryNetwork(PrimaryNetwork(ctx, client, cfg.Network, log))
+	st.SetPrimaryNetwork(PrimaryNetwork(ctx, client, cfg.Network, cfg.Upgrades, log))
 	for _, ci := range chains {
 		if err := ix.AddChain(ctx, ci); err != nil {
 			ix.Close()
@@ -138,7 +138,10 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
 		// The pre-Cortina DAG has its own index and cursor; on a chain born
 		// linear (every network since Cortina) it is empty and the
-		// follower idles at height 0. It comes after the block follower,
+		// follower idles at height 0. Its txs are X-chain txs, placed
+		// before linear block 1; the two followers need no order between
+		// them, since the store ends the same whichever writes a shared
+		// UTXO first (store/dagtx.go). It comes after the block follower,
 		// which status and controls find first for the X-chain.
 		vsrc, err := xchain.NewVertexSource(client.URI())
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/upgrade"
 	"github.com/ava-labs/avalanchego/utils/constants"
 	"github.com/ava-labs/avalanchego/utils/hashing"
 	"github.com/ava-labs/avalanchego/utils/logging"
@@ -27,7 +28,9 @@ import (
 // starts). A built-in genesis is used only when it is the node's own: the
 // local network's genesis moves its start time every nine months, and a
 // node started with a custom genesis has none built in.
-func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.Info, log logging.Logger) store.PrimaryNetwork {
+func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.Info, upgrades upgrade.Config,
+	log logging.Logger,
+) store.PrimaryNetwork {
 	chainOf := map[ids.ID]netinfo.Chain{}
 	for _, ci := range info.Chains {
 		chainOf[ci.BlockchainID] = ci.Chain
@@ -43,6 +46,17 @@ func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.In
 		log.Warn("indexing the P-chain without its genesis UTXOs", zap.Error(err))
 	} else {
 		net.Genesis[netinfo.P], net.GenesisTime = gen, ts
+		// The supply starts at this genesis: it is tracked only with it.
+		if rewards, initial, err := pchain.SupplyRules(info.NetworkID); err != nil {
+			log.Warn("indexing the P-chain without its current supply", zap.Error(err))
+		} else {
+			net.Supply = &store.SupplyRules{InitialSupply: initial, Rewards: rewards}
+		}
+	}
+	if rules, err := l1FeeRules(ctx, client.Platform, upgrades, net.GenesisTime); err != nil {
+		log.Warn("indexing the P-chain without its L1 validator fees", zap.Error(err))
+	} else {
+		net.L1Fees = rules
 	}
 	if gen, err := xchain.Genesis(info.NetworkID); err != nil {
 		log.Warn("indexing the X-chain without its genesis UTXOs", zap.Error(err))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net/http"
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
@@ -31,15 +30,12 @@ var (
 	_ handlers.PrimaryReader       = (*store.PrimaryReader)(nil)
 )
 
-func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
+func (vm *VM) newHandler(reg prometheus.Registerer) (*handlers.API, error) {
 	cfg := handlers.Config{
-		APIKeys:        vm.config.APIKeys,
-		AnonymousRPS:   vm.config.RateLimit.AnonymousRPS,
-		AnonymousBurst: vm.config.RateLimit.AnonymousBurst,
-		KeyRPS:         vm.config.RateLimit.KeyRPS,
-		KeyBurst:       vm.config.RateLimit.KeyBurst,
-		Version:        Version,
+		APIKeys: vm.config.APIKeys,
+		Version: Version,
 	}
+	vm.config.httpLimits(&cfg)
 	if vm.config.ContractMetadataFile != "" {
 		curated, err := handlers.LoadCuratedContracts(vm.config.ContractMetadataFile)
 		if err != nil {
@@ -58,6 +54,9 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (http.Handler, error) {
 	primary := vm.store.PrimaryReader(decode)
 	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm,
 		Primary: primary, Staking: primary, Platform: vm, Vertices: vm.store}
+	if vm.sigagg != nil {
+		backend.SigAgg = vm.sigagg
+	}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 

@@ -59,6 +59,18 @@ type Config struct {
 	RateLimit RateLimitConfig `json:"rateLimit"`
 	// AdminAPIEnabled exposes avadata.pauseFollower/resumeFollower over JSON-RPC.
 	AdminAPIEnabled bool `json:"adminApiEnabled"`
+	// RequestTimeout is the time budget of every API request (REST and
+	// JSON-RPC); past it the client gets a 503. 0: handlers.DefaultRequestTimeout.
+	RequestTimeout Duration `json:"requestTimeout"`
+	// MaxRequestBodyBytes bounds every request body (413 beyond).
+	// 0: handlers.DefaultMaxBodyBytes.
+	MaxRequestBodyBytes int64 `json:"maxRequestBodyBytes"`
+	// PageTokenSecret is the hex secret that signs page tokens, shared by
+	// replicas behind one load balancer so that any of them accepts a token
+	// another cut. Empty: a random per-node secret kept in the index.
+	PageTokenSecret string `json:"pageTokenSecret"`
+	// SignatureAggregator tunes the signature aggregator (sigagg.go).
+	SignatureAggregator SignatureAggregatorConfig `json:"signatureAggregator"`
 }
 
 // NFTMetadataConfig is the nftMetadata key. Fetching is off by default: it
@@ -71,12 +83,23 @@ type NFTMetadataConfig struct {
 	MaxBytes    int64    `json:"maxBytes"`
 }
 
-// RateLimitConfig holds token-bucket rates; zero values take the defaults.
+// RateLimitConfig holds the token buckets and how clients are told apart;
+// zero values take the defaults (handlers.Default*).
 type RateLimitConfig struct {
+	// AnonymousRPS/AnonymousBurst size each client address's bucket.
 	AnonymousRPS   float64 `json:"anonymousRps"`
 	AnonymousBurst int     `json:"anonymousBurst"`
-	KeyRPS         float64 `json:"keyRps"`
-	KeyBurst       int     `json:"keyBurst"`
+	// KeyRPS/KeyBurst size each API key's bucket.
+	KeyRPS   float64 `json:"keyRps"`
+	KeyBurst int     `json:"keyBurst"`
+	// TrustedProxies lists the IPs or CIDR blocks whose X-Forwarded-For is
+	// believed. Absent: loopback; []: nobody.
+	TrustedProxies []string `json:"trustedProxies"`
+	// TrustUnknownPeer believes X-Forwarded-For on requests whose direct
+	// peer the node does not name (plain HTTP/1.1).
+	TrustUnknownPeer bool `json:"trustUnknownPeer"`
+	// MaxClients bounds the per-address buckets kept in memory.
+	MaxClients int `json:"maxClients"`
 }
 
 // Defaults of the config keys.
@@ -151,7 +174,13 @@ func (c Config) validate() error {
 	if c.PollInterval < 0 || c.PrimaryPollInterval < 0 || c.StuckAfter < 0 {
 		return errors.New("invalid avadata chain config: pollInterval, primaryPollInterval and stuckAfter must be positive")
 	}
+	if err := c.validateHTTPLimits(); err != nil {
+		return fmt.Errorf("invalid avadata chain config: %w", err)
+	}
 	if _, err := c.FollowedChains(); err != nil {
+		return fmt.Errorf("invalid avadata chain config: %w", err)
+	}
+	if _, err := c.pageTokenSecret(); err != nil {
 		return fmt.Errorf("invalid avadata chain config: %w", err)
 	}
 	return nil

@@ -18,12 +18,18 @@ const healthGrace = time.Minute
 // when an error is returned, so the error text carries the facts itself.
 func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
 	statuses := vm.Statuses()
-	details := make(map[string]follower.Status, len(statuses))
+	details := make(map[string]any, len(statuses)+1)
 	var problems []string
 	for _, s := range statuses {
 		details[s.ChainName] = s
 		if p := vm.followerProblem(s); p != "" {
 			problems = append(problems, p)
+		}
+	}
+	if sigagg, problem := vm.sigAggHealth(); sigagg != nil {
+		details["signatureAggregator"] = sigagg
+		if problem != "" {
+			problems = append(problems, problem)
 		}
 	}
 	if len(problems) > 0 {

@@ -11,7 +11,10 @@ import (
 )
 
 // peers tracks the nodes the host node reports as connected to this chain.
-// The signature aggregator will ask validators among them for signatures.
+// The signature aggregator does not use them: through the chain's
+// AppSender it could only reach this chain on other nodes, never their
+// P-chain or C-chain signature handlers, so it keeps connections of its own
+// (aggregator/p2pnetwork.go).
 type peers struct {
 	mu        sync.RWMutex
 	connected map[ids.NodeID]*version.Application
@@ -52,7 +55,8 @@ func (vm *VM) Disconnected(_ context.Context, nodeID ids.NodeID) error {
 	return nil
 }
 
-// App messages carry nothing yet; the aggregator will use AppRequest/AppResponse.
+// The chain exchanges no app messages: the signature aggregator talks to
+// validators over its own p2p connections.
 
 func (*VM) AppRequest(context.Context, ids.NodeID, uint32, time.Time, []byte) error { return nil }
 func (*VM) AppResponse(context.Context, ids.NodeID, uint32, []byte) error           { return nil }

@@ -22,6 +22,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers"
 	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/store"
@@ -45,8 +47,9 @@ type VM struct {
 	tokenKey  []byte
 	network   *networkInfo
 	peers     *peers
+	sigagg    *aggregator.Aggregator // nil when the config turns it off
 	metrics   *follower.Metrics
-	handler   http.Handler
+	handler   *handlers.API
 	gate      requestGate
 	startedAt time.Time
 
@@ -82,6 +85,10 @@ func (vm *VM) Initialize(
 	if err := vm.openStore(); err != nil {
 		return err
 	}
+	if err := vm.newAggregator(); err != nil {
+		_ = vm.store.Close()
+		return err
+	}
 	if err := vm.initHTTP(); err != nil {
 		_ = vm.store.Close()
 		return err
@@ -90,17 +97,27 @@ func (vm *VM) Initialize(
 	vm.ctx, vm.cancel = ctx, cancel
 	vm.goRecovered("indexer", func() { vm.runIndexer(ctx) })
 	vm.goRecovered("store-gc", func() { vm.store.RunGC(ctx, gcInterval) })
+	if vm.sigagg != nil {
+		vm.goRecovered("sigagg", func() { vm.runAggregator(ctx) })
+	}
 	vm.log.Info("avadata initialized", zap.String("version", Version),
-		zap.Strings("chains", cfg.Chains), zap.String("store", filepath.Join(chainCtx.ChainDataDir, storeDirName)))
+		zap.Strings("chains", cfg.Chains), zap.String("store", filepath.Join(chainCtx.ChainDataDir, storeDirName)),
+		zap.Bool("sharedPageTokenSecret", cfg.PageTokenSecret != ""))
 	return nil
 }
 
+// openStore opens the index and picks the page-token key: the configured
+// pageTokenSecret (shared by replicas), else the node's own, kept in the
+// index so its tokens survive restarts.
 func (vm *VM) openStore() error {
 	st, err := store.Open(filepath.Join(vm.snowCtx.ChainDataDir, storeDirName), vm.log)
 	if err != nil {
 		return err
 	}
-	key, err := st.PageTokenKey()
+	key, err := vm.config.pageTokenSecret() // validated by ParseConfig
+	if err == nil && key == nil {
+		key, err = st.PageTokenKey()
+	}
 	if err != nil {
 		_ = st.Close()
 		return err
@@ -198,13 +215,20 @@ func (vm *VM) Shutdown(context.Context) error {
 		close(tasksDone)
 	}()
 	deadline := time.After(shutdownLimit)
-	for _, done := range []<-chan struct{}{tasksDone, requestsDone} {
+	stopped := func(done <-chan struct{}) bool {
 		select {
 		case <-done:
+			return true
 		case <-deadline:
 			vm.log.Error("background tasks or requests still running at shutdown; leaving the store to recover at the next start")
-			return nil
+			return false
 		}
+	}
+	// Handlers that outlived their time budget (their clients have had a
+	// 503) may still read the store; they are waited for once no request
+	// is left to start another.
+	if !stopped(tasksDone) || !stopped(requestsDone) || !stopped(vm.handler.Idle()) {
+		return nil
 	}
 	err := vm.store.Close()
 	vm.log.Info("avadata shut down", zap.Error(err))

@@ -71,7 +71,15 @@ func decodeBlock(p parsedBlock, upgrades *upgrade.Config) (*pdata.Block, error) 
 	// From Durango on a staker starts when its tx is accepted, whatever the
 	// tx's Start says (standardTxExecutor.putStaker); a Banff block's
 	// time is the chain time its txs execute at.
+	// Banff standard and proposal blocks advance the chain time to their
+	// own before their txs (platformvm's verifier calls AdvanceTimeTo);
+	// option blocks keep their proposal's.
+	switch p.blk.(type) {
+	case *block.BanffStandardBlock, *block.BanffProposalBlock:
+		out.AdvancesTime = true
+	}
 	if isBanff && upgrades.IsDurangoActivated(banff.Timestamp()) {
+		out.Durango = true
 		for _, tx := range out.Txs {
 			startStaker(tx, out.Timestamp)
 		}

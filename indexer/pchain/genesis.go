@@ -26,18 +26,9 @@ import (
 // the build's clock (genesis.LocalConfig), so it matches a local node's only
 // when both compute it in the same period.
 func Genesis(networkID uint32) (*pdata.Block, int64, error) {
-	switch networkID {
-	case constants.MainnetID, constants.FujiID, constants.LocalID:
-	default:
-		return nil, 0, fmt.Errorf("network %d has no built-in P-chain genesis", networkID)
-	}
-	genesisBytes, _, err := genesis.FromConfig(genesis.GetConfig(networkID))
+	genesisBytes, gen, err := builtinGenesis(networkID)
 	if err != nil {
-		return nil, 0, fmt.Errorf("building network %d's genesis: %w", networkID, err)
-	}
-	gen, err := pgenesis.Parse(genesisBytes)
-	if err != nil {
-		return nil, 0, fmt.Errorf("parsing network %d's P-chain genesis: %w", networkID, err)
+		return nil, 0, err
 	}
 
 	// The VM's genesis block, as platformvm's state builds it: a commit
@@ -74,4 +65,23 @@ func Genesis(networkID uint32) (*pdata.Block, int64, error) {
 		out.Txs = append(out.Txs, decoded)
 	}
 	return out, ts, nil
+}
+
+// builtinGenesis is the P-chain genesis of a network with a built-in one
+// (mainnet, Fuji, local): its bytes and their parse.
+func builtinGenesis(networkID uint32) ([]byte, *pgenesis.Genesis, error) {
+	switch networkID {
+	case constants.MainnetID, constants.FujiID, constants.LocalID:
+	default:
+		return nil, nil, fmt.Errorf("network %d has no built-in P-chain genesis", networkID)
+	}
+	genesisBytes, _, err := genesis.FromConfig(genesis.GetConfig(networkID))
+	if err != nil {
+		return nil, nil, fmt.Errorf("building network %d's genesis: %w", networkID, err)
+	}
+	gen, err := pgenesis.Parse(genesisBytes)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parsing network %d's P-chain genesis: %w", networkID, err)
+	}
+	return genesisBytes, gen, nil
 }

@@ -42,6 +42,11 @@ func decodeParsed(tx *txs.Tx) (*pdata.Tx, error) {
 	if err := tx.Unsigned.Visit(d); err != nil {
 		return nil, fmt.Errorf("decoding %s %s: %w", d.out.Type, d.out.ID, err)
 	}
+	// The promotion order of pre-Durango stakers is platformvm's own
+	// (state.Staker.Less: start, then this priority, then tx ID).
+	if scheduled, ok := tx.Unsigned.(txs.ScheduledStaker); ok && d.out.Staker != nil {
+		d.out.Staker.PendingPriority = uint8(scheduled.PendingPriority())
+	}
 	return d.out, nil
 }
 

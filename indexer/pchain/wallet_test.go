@@ -47,8 +47,8 @@ func ownerOf(key *secp256k1.PrivateKey) *secp256k1fx.OutputOwners {
 
 // newTestWallet funds key 1 with an unlocked and a stake-locked UTXO on P,
 // and an atomic UTXO exported from X; key 0 owns testSubnetID and may
-// disable testValidationID.
-func newTestWallet(t *testing.T) *testWallet {
+// disable testValidationID and the validations in disableable.
+func newTestWallet(t *testing.T, disableable ...ids.ID) *testWallet {
 	keys := secp256k1.TestKeys()
 	funded := keys[1]
 	pUTXOs := []*avax.UTXO{
@@ -80,6 +80,9 @@ func newTestWallet(t *testing.T) *testWallet {
 	owners := map[ids.ID]fx.Owner{
 		testSubnetID:     ownerOf(keys[0]),
 		testValidationID: ownerOf(keys[0]),
+	}
+	for _, id := range disableable {
+		owners[id] = ownerOf(keys[0])
 	}
 	backend := wallet.NewBackend(chainUTXOs, owners)
 	ctx := &builder.Context{

@@ -31,6 +31,13 @@ type Block struct {
 	Size     int       // bytes of the accepted (outer) block
 	Proposer *Proposer // nil for option blocks and blocks before the proposervm fork
 	Txs      []*Tx
+	// AdvancesTime says the P-chain time moves to Timestamp before the
+	// block's txs execute (Banff standard and proposal blocks), promoting
+	// the pending stakers that start by then.
+	AdvancesTime bool
+	// Durango says the block's txs execute under Durango's rules: a staker
+	// is current from its acceptance, with its reward computed then.
+	Durango bool
 }
 
 func (b *Block) Height() uint64 { return b.Number }

@@ -23,7 +23,15 @@ type TxQuery struct {
 	// Heights bounds the block height: From inclusive, To exclusive (0: no
 	// bound). Timestamps are turned into heights first (BlockAtTime).
 	FromHeight, ToHeight uint64
-	Desc                 bool
+	// FromTime and ToTime, when set, keep the txs whose time lies within
+	// them (inclusive): the heights bound the scan, the times decide. On
+	// the X-chain they also reach the DAG txs, which sit at height 0 (before
+	// linear block 1) with their vertices' acceptance times by the node:
+	// those need not precede the linear blocks' times (a node that
+	// bootstrapped the DAG accepted every vertex at bootstrap time), so a
+	// height bound alone cannot place them.
+	FromTime, ToTime *int64
+	Desc             bool
 	// After continues a listing after this position (exclusive).
 	After *TxPos
 	Limit int
@@ -40,11 +48,24 @@ type IndexedTx struct {
 	BlockID   ids.ID
 	BlockTime int64
 	Tx        *Tx
+	// Vertices are the DAG vertices that hold a pre-Cortina X-chain tx, in
+	// acceptance order (a tx may be in several); nil for a tx of a block.
+	// BlockID and BlockTime are then the first vertex's.
+	Vertices []TxVertex
 	// Consumed and Produced follow Tx.Consumed and Tx.Produced; an entry
 	// the index does not know (a UTXO of a chain not indexed) is built from
 	// the tx alone.
 	Consumed []IndexedUTXO
 	Produced []IndexedUTXO
+}
+
+// TxVertex is one accepted vertex that holds a DAG-era X-chain tx (the
+// Data API's TransactionVertexDetail).
+type TxVertex struct {
+	ID        ids.ID
+	DAGHeight uint64
+	// Timestamp is the node's acceptance time of the vertex (see Vertex).
+	Timestamp int64
 }
 
 // BlockQuery selects blocks of one chain proposed by one node.
@@ -67,6 +88,26 @@ type IndexedBlock struct {
 	Size     int
 	Proposer *Proposer
 	TxIDs    []ids.ID
+	// CurrentSupply is the primary network's supply (platformvm's
+	// currentSupply, in nAVAX) after the P-chain block; nil when the index
+	// cannot derive it (another chain, or a P-chain not indexed from its
+	// built-in genesis).
+	CurrentSupply *uint64
+	// L1Fees is the L1 validator fee state after the P-chain block; nil
+	// when the index cannot derive it (as CurrentSupply).
+	L1Fees *L1FeeState
+}
+
+// L1FeeState is platformvm's L1 validator fee state after a block.
+type L1FeeState struct {
+	// AccruedFees are the fees (nAVAX) an L1 validator active since Etna
+	// would have paid: a validator's balance is its EndAccumulatedFee
+	// minus them.
+	AccruedFees uint64
+	// Excess is the validator fee state's excess (it sets the price).
+	Excess uint64
+	// ActiveL1Validators counts the L1 validators with a balance left.
+	ActiveL1Validators uint64
 }
 
 // Balance categories. P-chain balances use all eight; X-chain ones

@@ -36,6 +36,11 @@ type IndexedStaker struct {
 	RemoveTx   ids.ID
 	RemoveTime int64
 
+	// PotentialReward is the reward platformvm computed for the staker when
+	// it became current (nil while it is pending, for stakers with no
+	// reward, and when the index does not track the supply).
+	PotentialReward *uint64
+
 	// Validators: the delegators the index holds for the same node whose
 	// staking period lies within this validator's.
 	DelegatorCount  int

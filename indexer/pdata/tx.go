@@ -103,6 +103,11 @@ type Staker struct {
 	BLSProofOfPossession   []byte // 96 bytes; nil when none
 	// Stake are the IDs of the stake UTXOs (staking tx, len(Outs)+i).
 	Stake []ids.ID
+	// PendingPriority is the staker's txs.Priority in platformvm's pending
+	// set (0 for a staker with none): before Durango, stakers that start
+	// at one time are promoted in this order, and each promotion's reward
+	// depends on the supply the ones before it left.
+	PendingPriority uint8
 }
 
 // Blockchain is what a CreateChainTx creates.

@@ -20,7 +20,11 @@ type Vertex struct {
 	// acceptance time, not the time the network accepted it.
 	Timestamp int64
 	TxIDs     []ids.ID
-	Size      int // bytes of the vertex
+	// Txs are the vertex's txs decoded (TxIDs[i] is Txs[i].ID), as the
+	// source gives them: the vertex writer indexes them as X-chain txs. The
+	// store's vertex rows keep only TxIDs, so a vertex read back has none.
+	Txs  []*Tx
+	Size int // bytes of the vertex
 }
 
 // Height is the follower's height of the vertex (Number), not its DAG

@@ -168,6 +168,17 @@ type blockTxn struct {
 	// wrote (valid once chainTimeKnown), the time of the next Apricot block.
 	chainTime      int64
 	chainTimeKnown bool
+	// dagTxNext is the position index (at height 0) of the next DAG-era
+	// X-chain tx (valid once dagTxNextKnown): the vertex writer finds it
+	// once per transaction and counts on (dagtx.go).
+	dagTxNext      uint32
+	dagTxNextKnown bool
+	// supply is the P-chain supply state after the last block this
+	// transaction wrote (supply.go).
+	supply supplyState
+	// l1fees is the L1 validator fee state after the last P-chain block
+	// this transaction wrote (l1fees.go).
+	l1fees l1FeeState
 }
 
 func (s *Store) newBlockTxn(chain netinfo.Chain) *blockTxn {

@@ -49,13 +49,23 @@ import (
 //	                                                         the node (a delegator's VALIDATOR_FEE included)
 //	0x36  l1val | validationID(32)                           nodeID(20) | subnetID(32) of an L1 validation
 //	                                                         (l1validation.go)
+//	0x37  ppend | start(8) | priority(1) | txID(32)          "" : a pre-Durango primary-network staker still pending,
+//	                                                         in platformvm's promotion order (supply.go)
+//	0x38  l1end | validationID(32)                           EndAccumulatedFee(8) of an active L1 validator (l1fees.go)
+//	0x39  l1act | endAccumulatedFee(8) | validationID(32)    "" : the active L1 validators in the order platformvm
+//	                                                         deactivates them (l1fees.go)
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
-//	                                                         next chain time, type, size, tx count, proposer
+//	                                                         next chain time, type, size, tx count, P-chain current
+//	                                                         supply and L1 validator fee state (accrued fees,
+//	                                                         excess, active count) after the block (when known),
+//	                                                         proposer
 //	0x41  bprop | chain | nodeID(20) | height(8)             "" : the block's proposer (blocks with a proposer NodeID)
 //	0x42  vtx | index(8)                                     X-chain DAG vertex record (vertexrows.go): id, parent IDs,
 //	                                                         DAG height, time (node acceptance), size, tx IDs;
 //	                                                         keyed by acceptance index in the node's vertex index
 //	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
+//	0x44  vtxtx | txID(32) | index(8)                        "" : the vertex at that acceptance index holds the
+//	                                                         DAG-era X-chain tx (dagtx.go; a tx may be in several)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary
 //	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr (any role)
@@ -82,12 +92,24 @@ import (
 // Reserved for the capabilities that come next (see
 // shared/reference/indexing.md §6.2): 0xA0-0xAF signature aggregation.
 //
-// Vertex rows (0x42, 0x43) are the X-chain's only and carry no chain byte;
-// the vertex writer advances the X-chain's StreamVertices cursor.
+// Vertex rows (0x42-0x44) are the X-chain's only and carry no chain byte;
+// the vertex writer advances the X-chain's StreamVertices cursor. It also
+// writes the vertices' txs through the primary tx rows (0x10-0x13,
+// 0x20-0x22) like any X-chain tx, placed where the DAG sits in the chain's
+// history: after the genesis txs and before linear block 1, at height 0 and
+// index dagTxIndexBase + n for the n-th DAG tx the index holds (the genesis
+// txs keep indexes below dagTxIndexBase); a DAG tx's record names the first
+// vertex that holds it as its block, and that vertex's time.
 //
 // Staker and reward rows (0x30-0x35) are P-chain data written only by the
 // P writer, keyed by the staking tx (and for rewards by the reward UTXO), so
-// re-writing a block rewrites the same keys with the same values.
+// re-writing a block rewrites the same keys with the same values. The
+// supply the P writer tracks (supply.go) is state carried from block to
+// block (the previous block record's supply, the pending rows 0x37, the
+// staker rows' potential rewards), and so is the L1 validator fee state
+// (l1fees.go: the previous block record's, the active L1 validator rows
+// 0x38-0x39): they rely on each block being committed exactly once, with
+// the cursor (commit.go).
 //
 // UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
 // created by one chain's writer and consumed by another's, and both find it
@@ -111,10 +133,14 @@ const (
 	tagRwdAddr  byte = 0x34
 	tagRwdNode  byte = 0x35
 	tagL1Val    byte = 0x36
+	tagPending  byte = 0x37
+	tagL1End    byte = 0x38
+	tagL1Active byte = 0x39
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
 	tagVertex   byte = 0x42
 	tagVtxH     byte = 0x43
+	tagVtxTx    byte = 0x44
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -142,8 +168,13 @@ const (
 // store written with another version fails with a message that says how to
 // rebuild it.
 // (4: staker and reward rows; a store of version 3 lacks them for the blocks
-// it holds.)
-const SchemaVersion uint32 = 4
+// it holds. 5: DAG-era X-chain txs and their vertex rows (0x44); a store of
+// version 4 lacks them for the vertices it holds. 6: the P-chain current
+// supply in block records, potential rewards in staker rows and the pending
+// staker rows (0x37); a version 5 store has no supply to carry on from.
+// 7: the L1 validator fee state in block records and the active L1
+// validator rows (0x38, 0x39); a version 6 block record does not decode.)
+const SchemaVersion uint32 = 7
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
@@ -226,6 +257,12 @@ func stakerKind(delegator bool) byte {
 }
 
 func stakerKey(txID ids.ID) []byte { return key{tagStaker}.id(txID) }
+
+// pendingKey orders pending stakers as platformvm's state.Staker.Less does
+// for them: start time, then pending priority, then tx ID bytes.
+func pendingKey(start int64, priority uint8, txID ids.ID) []byte {
+	return key{tagPending}.u64(uint64(start)).bytes([]byte{priority}).id(txID)
+}
 
 // The staker and reward index keys end in a position, u64(8) | id(32): a
 // staker's start and staking tx ID, or a reward's time and UTXO ID. The

@@ -75,10 +75,12 @@ func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain,
 		return pdata.IndexedBlock{}, false, fmt.Errorf("block %d: %w", height, err)
 	}
 	b := rec.IndexedBlock
-	// The tx IDs are the chain's tx order rows of the height (the genesis
-	// pseudo tx has none).
+	// The tx IDs are the chain's tx order rows of the block's positions
+	// (the genesis pseudo tx has none; the X-chain's DAG txs follow its
+	// genesis txs at height 0).
 	prefix := newKey(tagPChainTx, chain).u64(height)
-	err = scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
+	hi := prefix.u32(uint32(rec.TxCount))
+	err = scanRange(ctx, txn, prefix, prefix, hi, false, func(item *badger.Item) (bool, error) {
 		return true, item.Value(func(v []byte) error {
 			id, err := ids.ToID(v)
 			b.TxIDs = append(b.TxIDs, id)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"github.com/ava-labs/avalanchego/ids"
+	preward "github.com/ava-labs/avalanchego/vms/platformvm/reward"
 
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
@@ -22,6 +23,19 @@ type PrimaryNetwork struct {
 	// GenesisTime is the P-chain time before block 1 (Unix seconds): the
 	// time of the first Apricot blocks, which carry none.
 	GenesisTime int64
+	// Supply, with the P-chain genesis, lets the P writer track the primary
+	// network's current supply (supply.go); nil leaves it unknown.
+	Supply *SupplyRules
+	// L1Fees, with the P-chain genesis, lets the P writer track the L1
+	// validator fee state (l1fees.go); nil leaves it unknown.
+	L1Fees *L1FeeRules
+}
+
+// SupplyRules are where the primary network's current supply starts and
+// what grows it (pchain.SupplyRules).
+type SupplyRules struct {
+	InitialSupply uint64
+	Rewards       preward.Calculator
 }
 
 // SetPrimaryNetwork gives the store the network facts; call it before the

@@ -40,12 +40,21 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 	}
 	var out []pdata.IndexedTx
 	err := r.s.view(ctx, func(txn *badger.Txn) error {
-		var cursors []*posCursor
-		if len(q.Addresses) == 0 {
-			cursors = append(cursors, newPosCursor(txn, newKey(tagPChainTx, chain), &q))
+		prefixes := []key{newKey(tagPChainTx, chain)}
+		if len(q.Addresses) > 0 {
+			prefixes = prefixes[:0]
+			for _, addr := range q.Addresses {
+				prefixes = append(prefixes, addrTxPrefix(chain, addr))
+			}
 		}
-		for _, addr := range q.Addresses {
-			cursors = append(cursors, newPosCursor(txn, addrTxPrefix(chain, addr), &q))
+		var cursors []*posCursor
+		for _, prefix := range prefixes {
+			cursors = append(cursors, newPosCursor(txn, prefix, &q))
+		}
+		if dag, ok := dagPart(chain, q); ok {
+			for _, prefix := range prefixes {
+				cursors = append(cursors, newPosCursor(txn, prefix, &dag))
+			}
 		}
 		utxos := 0
 		return mergeTxPositions(ctx, cursors, func(pos pdata.TxPos, rawID []byte) (bool, error) {
@@ -57,14 +66,14 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 			if err != nil {
 				return false, err
 			}
-			if len(types) > 0 && !types[rec.Type] {
+			if (len(types) > 0 && !types[rec.Type]) || !inTimes(&q, rec.Time) {
 				return true, nil
 			}
 			n := len(rec.Consumed) + len(rec.Produced)
 			if q.MaxUTXOs > 0 && len(out) > 0 && utxos+n > q.MaxUTXOs {
 				return false, nil
 			}
-			tx, err := r.indexedTx(txn, id, &rec)
+			tx, err := r.indexedTx(ctx, txn, id, &rec)
 			if err != nil {
 				return false, err
 			}
@@ -76,6 +85,24 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 		return nil, fmt.Errorf("listing %s primary txs: %w", chain, err)
 	}
 	return out, nil
+}
+
+// dagPart is the part of an X-chain listing by time that its heights miss:
+// height 0, where the genesis and DAG txs sit, when the listing starts above
+// it. The DAG txs' times (the node's acceptance of their vertices) need not
+// precede linear block 1's, so the time bounds, not the heights, decide
+// whether they are in.
+func dagPart(chain netinfo.Chain, q pdata.TxQuery) (pdata.TxQuery, bool) {
+	if chain != netinfo.X || q.FromHeight == 0 || q.FromTime == nil {
+		return pdata.TxQuery{}, false
+	}
+	q.FromHeight, q.ToHeight = 0, 1
+	return q, true
+}
+
+// inTimes reports whether a tx of time t lies within q's time bounds.
+func inTimes(q *pdata.TxQuery, t int64) bool {
+	return (q.FromTime == nil || t >= *q.FromTime) && (q.ToTime == nil || t <= *q.ToTime)
 }
 
 func readPTx(txn *badger.Txn, id ids.ID) (ptxRecord, error) {
@@ -96,7 +123,7 @@ func readPTx(txn *badger.Txn, id ids.ID) (ptxRecord, error) {
 // indexedTx decodes a stored tx and joins its UTXOs as the index knows them
 // now. The decided effects (outcome, produced and unstaked UTXOs) come from
 // the record, not the bytes.
-func (r *PrimaryReader) indexedTx(txn *badger.Txn, id ids.ID, rec *ptxRecord) (pdata.IndexedTx, error) {
+func (r *PrimaryReader) indexedTx(ctx context.Context, txn *badger.Txn, id ids.ID, rec *ptxRecord) (pdata.IndexedTx, error) {
 	tx := &pdata.Tx{ID: id, Type: rec.Type}
 	if r.decode != nil {
 		decoded, err := r.decode(rec.Chain, rec.Bytes)
@@ -111,6 +138,13 @@ func (r *PrimaryReader) indexedTx(txn *badger.Txn, id ids.ID, rec *ptxRecord) (p
 	}
 	tx.Bytes, tx.Outcome, tx.Unstaked = rec.Bytes, rec.Outcome, rec.Unstaked
 	out := pdata.IndexedTx{Chain: rec.Chain, Pos: rec.Pos, BlockID: rec.BlockID, BlockTime: rec.Time, Tx: tx}
+	if rec.Chain == netinfo.X && inDAG(rec.Pos) {
+		vertices, err := txVertices(ctx, txn, id)
+		if err != nil {
+			return pdata.IndexedTx{}, err
+		}
+		out.Vertices = vertices
+	}
 
 	inputs := make(map[ids.ID]*pdata.Input, len(tx.Consumed))
 	for i := range tx.Consumed {

@@ -106,8 +106,9 @@ func readShortIDs(r *rowReader) []ids.ShortID {
 	return out
 }
 
-// blockRecord is a stored P/X block: the Data API's block fields, and the
-// chain time after it (Apricot blocks that follow take it).
+// blockRecord is a stored P/X block: the Data API's block fields (with the
+// P-chain supply and L1 validator fee state after it), and the chain time after it (Apricot blocks
+// that follow take it).
 type blockRecord struct {
 	pdata.IndexedBlock
 	NextChainTime int64
@@ -122,7 +123,7 @@ const (
 	propOwnParent
 )
 
-func encodeBlock(b *pdata.Block, time int64) []byte {
+func encodeBlock(b *pdata.Block, time int64, supply *uint64, l1 *pdata.L1FeeState) []byte {
 	w := rowWriter{buf: make([]byte, 0, 128)}
 	w.byte(rowVersion1)
 	w.id(b.ID)
@@ -132,6 +133,16 @@ func encodeBlock(b *pdata.Block, time int64) []byte {
 	w.string(b.Type)
 	w.uint(uint64(b.Size))
 	w.uint(uint64(len(b.Txs)))
+	w.bool(supply != nil)
+	if supply != nil {
+		w.uint(*supply)
+	}
+	w.bool(l1 != nil)
+	if l1 != nil {
+		w.uint(l1.AccruedFees)
+		w.uint(l1.Excess)
+		w.uint(l1.ActiveL1Validators)
+	}
 	p := b.Proposer
 	if p == nil {
 		w.byte(0)
@@ -170,6 +181,13 @@ func decodeBlock(chain netinfo.Chain, height uint64, v []byte) (blockRecord, err
 	b.Type = r.string()
 	b.Size = int(r.uint())
 	b.TxCount = int(r.uint())
+	if r.bool() {
+		supply := r.uint()
+		b.CurrentSupply = &supply
+	}
+	if r.bool() {
+		b.L1Fees = &pdata.L1FeeState{AccruedFees: r.uint(), Excess: r.uint(), ActiveL1Validators: r.uint()}
+	}
 	flags := r.byte()
 	if flags&propPresent != 0 {
 		p := &pdata.Proposer{ID: b.ID, ParentID: b.ParentID}

@@ -49,11 +49,28 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 			}
 		}
 	}
+	// The chain time before b, for the L1 validator fees: what the block
+	// before it in this transaction left, else what the stored one did.
+	prevTime, prevKnown := txn.chainTime, txn.chainTimeKnown
+	chainTimeBefore := func() (int64, error) {
+		if prevKnown {
+			return prevTime, nil
+		}
+		return w.chainTimeBefore(txn, net, b.Number)
+	}
 	ts, err := w.resolveTime(txn, net, b)
 	if err != nil {
 		return err
 	}
 	txn.blockTs = ts
+	if w.chain == netinfo.P {
+		if err := trackSupply(txn, net, b, ts); err != nil {
+			return fmt.Errorf("P-chain supply at block %d: %w", b.Number, err)
+		}
+		if err := trackL1Fees(txn, net, b, ts, chainTimeBefore); err != nil {
+			return fmt.Errorf("P-chain L1 validator fees at block %d: %w", b.Number, err)
+		}
+	}
 	return writePrimaryBlock(txn, net, w.chain, b, ts)
 }
 
@@ -61,9 +78,17 @@ func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdat
 	if g.Number != 0 {
 		return fmt.Errorf("%s genesis block has height %d", w.chain, g.Number)
 	}
+	if len(g.Txs) >= int(dagTxIndexBase) {
+		// The X-chain's DAG txs follow the genesis txs at height 0.
+		return fmt.Errorf("%s genesis block has %d txs, more than the %d positions kept for them",
+			w.chain, len(g.Txs), dagTxIndexBase)
+	}
 	ts := g.Timestamp
 	if ts == 0 {
 		ts = net.GenesisTime
+	}
+	if w.chain == netinfo.P {
+		genesisSupply(txn, net, g)
 	}
 	if err := writePrimaryBlock(txn, net, w.chain, g, ts); err != nil {
 		return fmt.Errorf("writing %s genesis: %w", w.chain, err)
@@ -121,7 +146,12 @@ func (w *PrimaryWriter) chainTimeBefore(txn *blockTxn, net *PrimaryNetwork, heig
 // and its txs; P-chain txs also write their staker and reward rows (genesis
 // validators included: the genesis block comes through here too).
 func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *pdata.Block, ts int64) error {
-	if err := txn.set(blockKey(chain, b.Number), encodeBlock(b, ts)); err != nil {
+	var supply *uint64
+	var l1 *pdata.L1FeeState
+	if chain == netinfo.P {
+		supply, l1 = txn.supply.after(), txn.l1fees.after()
+	}
+	if err := txn.set(blockKey(chain, b.Number), encodeBlock(b, ts, supply, l1)); err != nil {
 		return err
 	}
 	if b.Proposer != nil && b.Proposer.NodeID != ids.EmptyNodeID {

@@ -22,6 +22,7 @@ const (
 	stkRewarded
 	stkCommitted
 	stkRemoved
+	stkPotential
 )
 
 // encodeStaker encodes what the index stores of s: the staking tx and how
@@ -33,7 +34,8 @@ func encodeStaker(s *pdata.IndexedStaker) []byte {
 	w.byte(rowVersion1)
 	w.byte(flag(st.Delegator, stkDelegator) | flag(st.RewardsOwner != nil, stkRewardsOwner) |
 		flag(st.DelegationRewardsOwner != nil, stkDelegationOwner) | flag(s.RewardTx != ids.Empty, stkRewarded) |
-		flag(s.Committed, stkCommitted) | flag(s.RemoveTx != ids.Empty, stkRemoved))
+		flag(s.Committed, stkCommitted) | flag(s.RemoveTx != ids.Empty, stkRemoved) |
+		flag(s.PotentialReward != nil, stkPotential))
 	w.string(s.Type)
 	w.uint(s.Height)
 	w.int(s.Time)
@@ -68,6 +70,9 @@ func encodeStaker(s *pdata.IndexedStaker) []byte {
 	if s.RemoveTx != ids.Empty {
 		w.id(s.RemoveTx)
 		w.int(s.RemoveTime)
+	}
+	if s.PotentialReward != nil {
+		w.uint(*s.PotentialReward)
 	}
 	return w.buf
 }
@@ -136,6 +141,10 @@ func decodeStaker(txID ids.ID, v []byte) (pdata.IndexedStaker, error) {
 	if flags&stkRemoved != 0 {
 		s.RemoveTx = r.id()
 		s.RemoveTime = r.int()
+	}
+	if flags&stkPotential != 0 {
+		reward := r.uint()
+		s.PotentialReward = &reward
 	}
 	return s, r.done()
 }

@@ -46,6 +46,12 @@ func addStaker(txn *blockTxn, at txPlace, tx *pdata.Tx) error {
 		s.RewardTx, s.RewardTime, s.Committed = old.RewardTx, old.RewardTime, old.Committed
 		s.Rewards, s.RewardOwners = old.Rewards, old.RewardOwners
 		s.RemoveTx, s.RemoveTime = old.RemoveTx, old.RemoveTime
+		s.PotentialReward = old.PotentialReward
+	}
+	// A staker current from its acceptance got its reward as the block's
+	// supply was tracked (supply.go).
+	if reward, ok := txn.supply.rewards[tx.ID]; ok {
+		s.PotentialReward = &reward
 	}
 	if err := putStaker(txn, &s); err != nil {
 		return err

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/pdata"
@@ -9,9 +11,11 @@ import (
 // UTXO writes. A UTXO's creation (0x20) and consumption (0x21) are written
 // by whichever writer meets them, in either order (an import can be indexed
 // before its export), and each side reads the other's row to keep the
-// owners' balance rows (0x22) complete. Badger's conflict detection orders
-// two writers that race on the same UTXO: each read of the other's row is
-// tracked, so the second commit fails with ErrConflict and is retried.
+// owners' balance rows (0x22) complete, and the spending tx listed under the
+// owners (0x11). So the index comes out the same whichever side is written
+// first. Badger's conflict detection orders two writers that race on the
+// same UTXO: each read of the other's row is tracked, so the second commit
+// fails with ErrConflict and is retried.
 
 // consumeUTXO records in as spent by the tx at at and returns the addresses
 // that spent it: the UTXO's owners when its creation is known, else the
@@ -40,7 +44,35 @@ func produceUTXO(txn *blockTxn, net *PrimaryNetwork, at txPlace, txID ids.ID, u 
 	if err := txn.set(utxoKey(u.ID), encodeUTXO(&row)); err != nil {
 		return err
 	}
+	if spent != nil {
+		if err := listSpender(txn, spent, u.Owners.Addrs); err != nil {
+			return fmt.Errorf("listing the tx that spent it: %w", err)
+		}
+	}
 	return writeBalances(txn, &row, spent)
+}
+
+// listSpender lists the tx that spent a UTXO under the UTXO's owners. The
+// spend was met before the creation (an import indexed before its export, a
+// linear X block before the DAG vertex that made the UTXO, a DAG tx before
+// the genesis block), when only the input's signers could stand for the
+// owners; now the tx is listed for all of them, as if the creation had come
+// first.
+func listSpender(txn *blockTxn, spent *spentRow, owners []ids.ShortID) error {
+	v, err := txn.get(ptxKey(spent.Tx))
+	if err != nil || v == nil {
+		return err // no record: nothing lists the spender to add to
+	}
+	rec, err := decodePTx(v)
+	if err != nil {
+		return fmt.Errorf("tx %s: %w", spent.Tx, err)
+	}
+	for _, addr := range owners {
+		if err := txn.set(addrTxPrefix(rec.Chain, addr).u64(rec.Pos.Height).u32(rec.Pos.Index), spent.Tx[:]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // unstakeUTXO ends a stake UTXO's staking period at at's time and returns its

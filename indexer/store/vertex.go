@@ -12,7 +12,8 @@ import (
 )
 
 // X-chain DAG vertices (keys.go 0x42, 0x43): one record per vertex keyed by
-// its acceptance index, and a DAG-height index row beside it.
+// its acceptance index, and a DAG-height index row beside it; their txs go
+// through dagtx.go.
 
 func vertexKey(index uint64) []byte { return key{tagVertex}.u64(index) }
 
@@ -52,7 +53,7 @@ func decodeVertex(index uint64, b []byte) (pdata.Vertex, error) {
 	return v, r.done()
 }
 
-// VertexWriter writes the X-chain vertex follower's vertices
+// VertexWriter writes the X-chain vertex follower's vertices and their txs
 // (a follower.Sink[*pdata.Vertex]) under the X-chain's StreamVertices
 // cursor.
 type VertexWriter struct{ s *Store }
@@ -77,7 +78,10 @@ func writeVertex(txn *blockTxn, v *pdata.Vertex) error {
 	if err := txn.set(vertexKey(v.Index), encodeVertex(v)); err != nil {
 		return err
 	}
-	return txn.set(vertexHeightPrefix(v.DAGHeight).u64(v.Index), nil)
+	if err := txn.set(vertexHeightPrefix(v.DAGHeight).u64(v.Index), nil); err != nil {
+		return err
+	}
+	return writeVertexTxs(txn, v)
 }
 
 // LatestVertices lists the indexed vertices newest (highest acceptance

@@ -1,6 +1,6 @@
 // Package xchain reads the X-chain: its accepted (post-Cortina, linear)
-// blocks from the node's index, its genesis, and its txs into the pdata
-// domain model.
+// blocks and the vertices of its pre-Cortina DAG from the node's indexes,
+// its genesis, and the txs of all three into the pdata domain model.
 package xchain
 
 import (

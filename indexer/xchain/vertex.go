@@ -95,8 +95,10 @@ func (s *VertexSource) Fetch(ctx context.Context, from uint64, max int) ([]*pdat
 
 // DecodeVertex parses the vertex bytes found at acceptance index index,
 // accepted by the node at acceptedAt (the index container's timestamp,
-// Unix seconds: vertices carry no time). Its tx IDs come from parsing each
-// tx with the avm parser (a stop vertex has none).
+// Unix seconds: vertices carry no time), and decodes its txs exactly as a
+// linear block's (a stop vertex has none). A tx that does not decode fails
+// the whole vertex, as a bad tx fails its block: the follower reports the
+// error and retries rather than index the DAG with a hole in it.
 func (d *Decoder) DecodeVertex(index uint64, b []byte, acceptedAt int64) (*pdata.Vertex, error) {
 	vtx, err := vertex.Parse(b)
 	if err != nil {
@@ -116,12 +118,13 @@ func (d *Decoder) DecodeVertex(index uint64, b []byte, acceptedAt int64) (*pdata
 	}
 	if raw := vtx.Txs(); len(raw) > 0 {
 		out.TxIDs = make([]ids.ID, len(raw))
+		out.Txs = make([]*pdata.Tx, len(raw))
 		for i, txBytes := range raw {
-			tx, err := d.parser.ParseGenesisTx(txBytes)
+			tx, err := d.DecodeTx(txBytes)
 			if err != nil {
-				return nil, fmt.Errorf("vertex %s tx %d: parsing avm tx: %w", out.ID, i, err)
+				return nil, fmt.Errorf("vertex %s tx %d: %w", out.ID, i, err)
 			}
-			out.TxIDs[i] = tx.ID()
+			out.TxIDs[i], out.Txs[i] = tx.ID, tx
 		}
 	}
 	return out, nil

@@ -40,6 +40,9 @@ func TestBadInputGets400(t *testing.T) {
 		{"unknown route", "GET", data + "/v1/nothing-here", "", 404, ""},
 		{"newline in a path segment", "GET", data + "/v1/chains/43112/addresses/%0A/transactions", "", 400, "address"},
 		{"newline in an unknown path", "GET", data + "/v1/%0Anothing", "", 404, ""},
+		{"carriage return in a path segment", "GET", data + "/v1/chains/43112/addresses/%0D/transactions", "", 400, "address"},
+		{"NUL in a path segment", "GET", data + "/v1/chains/43112/addresses/%00/transactions", "", 400, "address"},
+		{"control characters on the metrics service", "GET", metrics + "/v1/avg_tps/%0A%09%7F", "", 400, "chainId"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -54,11 +57,13 @@ func TestBadInputGets400(t *testing.T) {
 }
 
 // TestJSONRPCInvalidRequests checks bodies that are JSON but no request
-// object get a JSON-RPC "invalid request" error, not an empty reply.
+// object (null, an object without method, a string, an array, a number) get
+// a JSON-RPC "invalid request" error, not an empty reply.
 func TestJSONRPCInvalidRequests(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, body := range []string{`null`, `{}`, `{"jsonrpc":"2.0","id":1}`, `"avadata.status"`} {
+	for _, body := range []string{`null`, `{}`, `{"jsonrpc":"2.0","id":1}`, `"avadata.status"`, `[]`,
+		`[{"jsonrpc":"2.0","method":"avadata.status","id":1}]`, `42`} {
 		r := doRequest(t, ctx, http.MethodPost, env.base+"/rpc", []byte(body), map[string]string{"Content-Type": "application/json"})
 		var reply struct {
 			JSONRPC string `json:"jsonrpc"`

@@ -93,7 +93,7 @@ func upgradesOfLocal() upgrade.Config { return upgrade.GetConfig(constants.Local
 
 // primaryNetworkOfLocal is what the VM tells the store of the local network:
 // the primary chains' IDs and the P- and X-chain genesis blocks.
-func primaryNetworkOfLocal(b *testing.B) store.PrimaryNetwork {
+func primaryNetworkOfLocal(b testing.TB) store.PrimaryNetwork {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	infoClient := info.NewClient(env.uri)
@@ -106,5 +106,5 @@ func primaryNetworkOfLocal(b *testing.B) store.PrimaryNetwork {
 		chainIDs[i] = id
 	}
 	net := netinfo.Info{NetworkID: constants.LocalID, Chains: netinfo.Primary(constants.LocalID, chainIDs[0], chainIDs[1])}
-	return indexer.PrimaryNetwork(ctx, nodeapi.New(env.uri), net, logging.NoLog{})
+	return indexer.PrimaryNetwork(ctx, nodeapi.New(env.uri), net, upgradesOfLocal(), logging.NoLog{})
 }

@@ -55,8 +55,15 @@ type apiL1Tx struct {
 	EmittedUTXOs                   []apiUTXO        `json:"emittedUtxos"`
 }
 
-// listL1Txs pages through endpoint 4 on P with q.
+// listL1Txs pages through endpoint 4 on P of the shared network with q.
 func listL1Txs(t *testing.T, ctx context.Context, q url.Values) []apiL1Tx {
+	t.Helper()
+	return listL1TxsAt(t, ctx, env.base, primaryNetwork, q)
+}
+
+// listL1TxsAt pages through endpoint 4 on P of the avadata at base, whose
+// {network} segment is network.
+func listL1TxsAt(t *testing.T, ctx context.Context, base, network string, q url.Values) []apiL1Tx {
 	t.Helper()
 	var all []apiL1Tx
 	q = cloneValues(q)
@@ -66,7 +73,7 @@ func listL1Txs(t *testing.T, ctx context.Context, q url.Values) []apiL1Tx {
 			Transactions  []apiL1Tx `json:"transactions"`
 			NextPageToken string    `json:"nextPageToken"`
 		}
-		getOK(t, ctx, primaryURL("p-chain", "transactions", q), &page)
+		getOK(t, ctx, base+"/v1/networks/"+network+"/blockchains/p-chain/transactions?"+q.Encode(), &page)
 		all = append(all, page.Transactions...)
 		if page.NextPageToken == "" {
 			return all

@@ -50,11 +50,14 @@ import (
 // messages: unknown validator: NumIndices (0) >= NumFilteredValidators
 // (0)". The scenario records that refusal; if a network with sybil
 // protection on runs it, the tx is accepted and checked like the others.
-// TestSignedNetwork (l1_signed_test.go) issues both warp-authorized L1 txs,
+// TestTwoNodeNetwork (l1_signed_test.go) issues both warp-authorized L1 txs,
 // SetL1ValidatorWeightTx and RegisterL1ValidatorTx, on a 2-node network with
 // sybil protection on and checks them there.
 
 const l1ScenarioTimeout = 3 * time.Minute
+
+// The first L1 validator's weight and balance at the conversion.
+const l1FirstWeight, l1FirstBalance = 100, units.Avax
 
 // l1Tx is one tx of the L1 scenario.
 type l1Tx struct {
@@ -146,6 +149,7 @@ type l1Run struct {
 	*l1Scenario
 	t   *testing.T
 	ctx context.Context
+	uri string // the node the txs go to and are read back from
 	w   walletP
 }
 
@@ -183,7 +187,7 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 	s := &l1Scenario{hrp: constants.GetHRP(constants.LocalID), key: key, addr: key.Address(),
 		chainName: "avadatal1", genesisData: chaincreate.DefaultGenesis(),
 		managerAddress: []byte{0xad, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x11}}
-	r := &l1Run{l1Scenario: s, t: t, ctx: ctx}
+	r := &l1Run{l1Scenario: s, t: t, ctx: ctx, uri: env.uri}
 	s.fromHeight = nodeHeight(t, ctx, env.uri, "P")
 
 	// EWOQ funds L on P.
@@ -214,16 +218,7 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 	// chain stands in.
 	s.chainID = env.net.EVMChains()[1].BlockchainID
 
-	s.first = newL1Validator(t)
-	s.first.validationID = s.subnetID.Append(0)
-	const firstWeight, firstBalance = 100, units.Avax
-	tx, err = r.w.IssueConvertSubnetToL1Tx(s.subnetID, s.chainID, s.managerAddress, []*txs.ConvertSubnetToL1Validator{{
-		NodeID: s.first.nodeID.Bytes(), Weight: firstWeight, Balance: firstBalance, Signer: *s.first.pop,
-		RemainingBalanceOwner: r.pchainOwnerL(), DeactivationOwner: r.pchainOwnerL(),
-	}}, r.opts()...)
-	require.NoError(t, err, "ConvertSubnetToL1Tx")
-	r.record(&l1Tx{label: "convert to L1", txType: "ConvertSubnetToL1Tx", id: tx.ID(), validationID: s.first.validationID,
-		weight: firstWeight, balance: firstBalance, amountBalanceBurn: firstBalance})
+	r.convertFirst()
 
 	const increase = 500 * units.MilliAvax
 	tx, err = r.w.IssueIncreaseL1ValidatorBalanceTx(s.first.validationID, increase, r.opts()...)
@@ -236,7 +231,7 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 	weightMsg, err := message.NewL1ValidatorWeight(s.first.validationID, 0, newWeight)
 	require.NoError(t, err)
 	setTx := &l1Tx{label: "set weight", txType: "SetL1ValidatorWeightTx", validationID: s.first.validationID, weight: newWeight}
-	tx, err = r.w.IssueSetL1ValidatorWeightTx(r.signWarp(weightMsg.Bytes()), r.opts()...)
+	tx, err = r.w.IssueSetL1ValidatorWeightTx(signL1Warp(t, constants.LocalID, r.l1Scenario, weightMsg.Bytes()), r.opts()...)
 	if err != nil {
 		require.ErrorContains(t, err, "failed verifying warp messages", "SetL1ValidatorWeightTx")
 		s.warpRefusal = err.Error()
@@ -270,16 +265,16 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 	return s
 }
 
-// signWarp wraps an L1 validator manager message (from the L1's manager
-// chain and address) in a warp message signed by the first L1 validator,
-// the only signer of the L1 (bit 0 of the canonical set).
-func (r *l1Run) signWarp(msgBytes []byte) []byte {
-	t := r.t
-	call, err := payload.NewAddressedCall(r.managerAddress, msgBytes)
+// signL1Warp wraps an L1 validator manager message (from the L1's manager
+// chain and address) in a warp message of networkID signed by the first L1
+// validator, the only signer of a fresh L1 (bit 0 of its canonical set).
+func signL1Warp(t *testing.T, networkID uint32, s *l1Scenario, msgBytes []byte) []byte {
+	t.Helper()
+	call, err := payload.NewAddressedCall(s.managerAddress, msgBytes)
 	require.NoError(t, err)
-	unsigned, err := warp.NewUnsignedMessage(constants.LocalID, r.chainID, call.Bytes())
+	unsigned, err := warp.NewUnsignedMessage(networkID, s.chainID, call.Bytes())
 	require.NoError(t, err)
-	sig, err := r.first.sk.Sign(unsigned.Bytes())
+	sig, err := s.first.sk.Sign(unsigned.Bytes())
 	require.NoError(t, err)
 	signed, err := warp.NewMessage(unsigned, &warp.BitSetSignature{
 		Signers:   set.NewBits(0).Bytes(),
@@ -293,10 +288,28 @@ func (r *l1Run) signWarp(msgBytes []byte) []byte {
 func (r *l1Run) record(tx *l1Tx) {
 	t := r.t
 	t.Helper()
-	h, bt := locatePTx(t, r.ctx, env.uri, r.fromHeight+1, tx.id)
+	h, bt := locatePTx(t, r.ctx, r.uri, r.fromHeight+1, tx.id)
 	tx.height, tx.blockTime = h, bt
-	tx.json = nodePTxJSON(t, r.ctx, env.uri, tx.id)
+	tx.json = nodePTxJSON(t, r.ctx, r.uri, tx.id)
 	r.txs = append(r.txs, tx)
+	t.Logf("%-18s %-28s %s at P height %d", tx.label, tx.txType, tx.id, tx.height)
+}
+
+// convertFirst converts the scenario's subnet to an L1 managed from its
+// chain, with one validator whose BLS key the test holds (s.first).
+func (r *l1Run) convertFirst() {
+	t := r.t
+	t.Helper()
+	s := r.l1Scenario
+	s.first = newL1Validator(t)
+	s.first.validationID = s.subnetID.Append(0)
+	tx, err := r.w.IssueConvertSubnetToL1Tx(s.subnetID, s.chainID, s.managerAddress, []*txs.ConvertSubnetToL1Validator{{
+		NodeID: s.first.nodeID.Bytes(), Weight: l1FirstWeight, Balance: l1FirstBalance, Signer: *s.first.pop,
+		RemainingBalanceOwner: r.pchainOwnerL(), DeactivationOwner: r.pchainOwnerL(),
+	}}, r.opts()...)
+	require.NoError(t, err, "ConvertSubnetToL1Tx")
+	r.record(&l1Tx{label: "convert to L1", txType: "ConvertSubnetToL1Tx", id: tx.ID(), validationID: s.first.validationID,
+		weight: l1FirstWeight, balance: l1FirstBalance, amountBalanceBurn: l1FirstBalance})
 }
 
 // nodeL1Validator is platform.getL1Validator's reply.

@@ -12,13 +12,10 @@ import (
 	"github.com/ava-labs/avalanchego/utils/crypto/bls"
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	avajson "github.com/ava-labs/avalanchego/utils/json"
-	"github.com/ava-labs/avalanchego/utils/set"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
 	"github.com/stretchr/testify/require"
@@ -29,7 +26,7 @@ import (
 
 // l1WarpTxsSigned runs the L1 steps the shared single-node network
 // refuses (its P-chain sees no L1 validators, sybil protection being off:
-// see l1_scenario_test.go) on the 2-node network of TestSignedNetwork:
+// see l1_scenario_test.go) on the 2-node network of TestTwoNodeNetwork:
 // create a subnet and a chain on it (its manager chain: the P-chain maps a
 // warp message's source chain to its subnet, so the manager must be a
 // chain of the converted subnet; the nodes do not track that subnet, so
@@ -50,7 +47,7 @@ import (
 //     answers a resubmission with that reason without verifying again. A
 //     retry must therefore be a different tx: each attempt carries its
 //     own memo.
-func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
+func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *twoNodes) {
 	uri := sn.uri
 
 	x := newTxIssuer(t, ctx, uri)
@@ -62,21 +59,14 @@ func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
 		chainName: "avadatal1signed", genesisData: chaincreate.DefaultGenesis(),
 		managerAddress: []byte{0xad, 0xa0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x22, 0x22}}
 	s.avax = x.wallet.P().Builder().Context().AVAXAssetID
-	r := &l1Run{l1Scenario: s, t: t, ctx: ctx}
+	r := &l1Run{l1Scenario: s, t: t, ctx: ctx, uri: uri}
 	s.fromHeight = nodeHeight(t, ctx, uri, "P")
-	record := func(tx *l1Tx) {
-		t.Helper()
-		tx.height, tx.blockTime = locatePTx(t, ctx, uri, s.fromHeight+1, tx.id)
-		tx.json = nodePTxJSON(t, ctx, uri, tx.id)
-		s.txs = append(s.txs, tx)
-		t.Logf("%-18s %-28s %s at P height %d", tx.label, tx.txType, tx.id, tx.height)
-	}
 
 	// EWOQ funds L on P.
 	tx, err := x.wallet.P().IssueBaseTx([]*avax.TransferableOutput{{Asset: avax.Asset{ID: s.avax},
 		Out: &secp256k1fx.TransferOutput{Amt: 20 * units.Avax, OutputOwners: *r.ownerL()}}}, r.opts()...)
 	require.NoError(t, err, "funding L")
-	record(&l1Tx{label: "fund L", txType: "BaseTx", id: tx.ID()})
+	r.record(&l1Tx{label: "fund L", txType: "BaseTx", id: tx.ID()})
 
 	kc := secp256k1fx.NewKeychain(key)
 	r.w, err = primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{})
@@ -84,25 +74,16 @@ func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
 	tx, err = r.w.IssueCreateSubnetTx(r.ownerL(), r.opts()...)
 	require.NoError(t, err, "CreateSubnetTx")
 	s.subnetID = tx.ID()
-	record(&l1Tx{label: "create subnet", txType: "CreateSubnetTx", id: tx.ID()})
+	r.record(&l1Tx{label: "create subnet", txType: "CreateSubnetTx", id: tx.ID()})
 	r.w, err = primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{SubnetIDs: []ids.ID{s.subnetID}})
 	require.NoError(t, err, "L's P wallet with the subnet")
 
 	tx, err = r.w.IssueCreateChainTx(s.subnetID, s.genesisData, vm.ID, nil, s.chainName, r.opts()...)
 	require.NoError(t, err, "CreateChainTx")
 	s.chainID = tx.ID()
-	record(&l1Tx{label: "create chain", txType: "CreateChainTx", id: tx.ID()})
+	r.record(&l1Tx{label: "create chain", txType: "CreateChainTx", id: tx.ID()})
 
-	s.first = newL1Validator(t)
-	s.first.validationID = s.subnetID.Append(0)
-	const firstWeight, firstBalance = 100, units.Avax
-	tx, err = r.w.IssueConvertSubnetToL1Tx(s.subnetID, s.chainID, s.managerAddress, []*txs.ConvertSubnetToL1Validator{{
-		NodeID: s.first.nodeID.Bytes(), Weight: firstWeight, Balance: firstBalance, Signer: *s.first.pop,
-		RemainingBalanceOwner: r.pchainOwnerL(), DeactivationOwner: r.pchainOwnerL(),
-	}}, r.opts()...)
-	require.NoError(t, err, "ConvertSubnetToL1Tx")
-	record(&l1Tx{label: "convert to L1", txType: "ConvertSubnetToL1Tx", id: tx.ID(), validationID: s.first.validationID,
-		weight: firstWeight, balance: firstBalance, amountBalanceBurn: firstBalance})
+	r.convertFirst()
 
 	convertHeight := s.txs[len(s.txs)-1].height
 	waitWarpHeight(t, ctx, uri, x, convertHeight)
@@ -137,9 +118,9 @@ func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
 		weightNonce = attempt
 		msg, err := message.NewL1ValidatorWeight(s.first.validationID, weightNonce, newWeight)
 		require.NoError(t, err)
-		return r.w.IssueSetL1ValidatorWeightTx(signWarpFrom(t, networkID, s, msg.Bytes()), r.opts()...)
+		return r.w.IssueSetL1ValidatorWeightTx(signL1Warp(t, networkID, s, msg.Bytes()), r.opts()...)
 	})
-	record(&l1Tx{label: "set weight", txType: "SetL1ValidatorWeightTx", id: tx.ID(), validationID: s.first.validationID, weight: newWeight})
+	r.record(&l1Tx{label: "set weight", txType: "SetL1ValidatorWeightTx", id: tx.ID(), validationID: s.first.validationID, weight: newWeight})
 
 	// Register a second validator, authorized the same way (the attempt
 	// moves the expiry, and so the validation ID, by a second).
@@ -153,10 +134,45 @@ func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
 		require.NoError(t, err)
 		second.validationID = msg.ValidationID()
 		return r.w.IssueRegisterL1ValidatorTx(secondBalance, second.pop.ProofOfPossession,
-			signWarpFrom(t, networkID, s, msg.Bytes()), r.opts()...)
+			signL1Warp(t, networkID, s, msg.Bytes()), r.opts()...)
 	})
-	record(&l1Tx{label: "register second", txType: "RegisterL1ValidatorTx", id: tx.ID(), validationID: second.validationID,
+	r.record(&l1Tx{label: "register second", txType: "RegisterL1ValidatorTx", id: tx.ID(), validationID: second.validationID,
 		weight: secondWeight, balance: secondBalance, amountBalanceBurn: secondBalance})
+	registerHeight := s.txs[len(s.txs)-1].height
+
+	// A third validator funded for 3 s at the minimum price (1 nAVAX/s):
+	// the time advance of the first block 5 s later deactivates it, and
+	// an IncreaseL1ValidatorBalanceTx reactivates it. The node's fee state
+	// is taken after each step, for the L1 fee checks
+	// (l1_fees_signed_test.go).
+	third := newL1Validator(t)
+	const thirdBalance, thirdIncrease = 3, 100 * units.MilliAvax
+	tx = issueWarp("RegisterL1ValidatorTx (third)", func(attempt uint64) (*txs.Tx, error) {
+		msg, err := message.NewRegisterL1Validator(s.subnetID, third.nodeID,
+			[bls.PublicKeyLen]byte(bls.PublicKeyToCompressedBytes(third.sk.PublicKey())),
+			expiry+100+attempt, r.pchainOwnerL(), r.pchainOwnerL(), 10)
+		require.NoError(t, err)
+		third.validationID = msg.ValidationID()
+		return r.w.IssueRegisterL1ValidatorTx(thirdBalance, third.pop.ProofOfPossession,
+			signL1Warp(t, networkID, s, msg.Bytes()), r.opts()...)
+	})
+	thirdHeight, _ := locatePTx(t, ctx, uri, registerHeight, tx.ID())
+	feeVals := []l1FeeValidation{
+		{id: s.first.validationID, balance: l1FirstBalance, height: convertHeight},
+		{id: second.validationID, balance: secondBalance, height: registerHeight},
+		{id: third.validationID, balance: thirdBalance, height: thirdHeight},
+	}
+	registered := nodeL1Fees(t, ctx, uri, feeVals)
+	time.Sleep(5 * time.Second)
+	x.issueP(t, ctx, 1)
+	ranOut := nodeL1Fees(t, ctx, uri, feeVals)
+	require.Zero(t, ranOut.balances[third.validationID], "the third validator's balance 5 s on")
+	tx, err = r.w.IssueIncreaseL1ValidatorBalanceTx(third.validationID, thirdIncrease, r.opts()...)
+	require.NoError(t, err, "IncreaseL1ValidatorBalanceTx")
+	increaseHeight, _ := locatePTx(t, ctx, uri, registerHeight, tx.ID())
+	t.Logf("third validator %s: registered at P height %d, ran out by %d, reactivated at %d",
+		third.validationID, thirdHeight, ranOut.height, increaseHeight)
+	feeVals[2] = l1FeeValidation{id: third.validationID, balance: thirdIncrease, height: increaseHeight}
 
 	s.first.node = nodeGetL1Validator(t, ctx, uri, s.first.validationID)
 	second.node = nodeGetL1Validator(t, ctx, uri, second.validationID)
@@ -178,32 +194,14 @@ func l1WarpTxsSigned(t *testing.T, ctx context.Context, sn *signedNet) {
 		view := *s
 		view.first = v
 		want := s.txsOf(v.validationID)
-		got := listL1TxsOn(t, ctx, sn, url.Values{"l1ValidationId": {v.validationID.String()}})
+		got := listL1TxsAt(t, ctx, sn.base, sn.network, url.Values{"l1ValidationId": {v.validationID.String()}})
 		require.ElementsMatch(t, l1TxHashes(want), l1Hashes(got), "txs of L1 validator %s", v.validationID)
 		for _, g := range got {
 			view.checkL1Tx(t, byID[g.TxHash], g)
 			t.Logf("validation %s: %s %s listed and checked", v.validationID, g.TxType, g.TxHash)
 		}
 	}
-}
-
-// signWarpFrom wraps an L1 validator manager message (from the L1's
-// manager chain and address) in a warp message of networkID signed by the
-// first L1 validator, bit 0 of the L1's canonical validator set.
-func signWarpFrom(t *testing.T, networkID uint32, s *l1Scenario, msgBytes []byte) []byte {
-	t.Helper()
-	call, err := payload.NewAddressedCall(s.managerAddress, msgBytes)
-	require.NoError(t, err)
-	unsigned, err := warp.NewUnsignedMessage(networkID, s.chainID, call.Bytes())
-	require.NoError(t, err)
-	sig, err := s.first.sk.Sign(unsigned.Bytes())
-	require.NoError(t, err)
-	signed, err := warp.NewMessage(unsigned, &warp.BitSetSignature{
-		Signers:   set.NewBits(0).Bytes(),
-		Signature: [bls.SignatureLen]byte(bls.SignatureToBytes(sig)),
-	})
-	require.NoError(t, err)
-	return signed.Bytes()
+	checkL1FeesSigned(t, ctx, sn, []l1FeeNode{registered, ranOut, nodeL1Fees(t, ctx, uri, feeVals)})
 }
 
 // waitWarpHeight waits until the P-chain's current ACP-181 epoch starts at
@@ -228,25 +226,5 @@ func waitWarpHeight(t *testing.T, ctx context.Context, uri string, x *txIssuer, 
 		require.True(t, time.Now().Before(deadline), "the P-chain epoch stays at height %d < %d", epoch.PChainHeight, height)
 		x.issueP(t, ctx, 1)
 		time.Sleep(time.Second)
-	}
-}
-
-// listL1TxsOn pages through endpoint 4 on P of the signed network.
-func listL1TxsOn(t *testing.T, ctx context.Context, sn *signedNet, q url.Values) []apiL1Tx {
-	t.Helper()
-	var all []apiL1Tx
-	q = cloneValues(q)
-	for pages := 0; ; pages++ {
-		require.Less(t, pages, 100, "P transactions %v: paging does not end", q)
-		var page struct {
-			Transactions  []apiL1Tx `json:"transactions"`
-			NextPageToken string    `json:"nextPageToken"`
-		}
-		getOK(t, ctx, sn.base+"/v1/networks/"+sn.network+"/blockchains/p-chain/transactions?"+q.Encode(), &page)
-		all = append(all, page.Transactions...)
-		if page.NextPageToken == "" {
-			return all
-		}
-		q.Set("pageToken", page.NextPageToken)
 	}
 }

@@ -84,6 +84,8 @@ type apiPrimaryTx struct {
 	SourceChain      string    `json:"sourceChain"`
 	DestinationChain string    `json:"destinationChain"`
 	Memo             string    `json:"memo"`
+	// EstimatedReward: P staking txs of the primary network.
+	EstimatedReward string `json:"estimatedReward"`
 	// P: amountBurned; X and C: amountUnlocked - amountCreated.
 	AmountBurned   []apiAssetAmount `json:"amountBurned"`
 	AmountUnlocked []apiAssetAmount `json:"amountUnlocked"`

@@ -15,11 +15,11 @@ import (
 // blocksByNodeSigned proves endpoint 14 (GET .../blockchains/
 // {blockchainId}/nodes/{nodeId}/blocks) on signed blocks, which the shared
 // single-node network never builds (sybil protection off: every block is
-// unsigned). On the 2-node network of TestSignedNetwork it issues P and X
+// unsigned). On the 2-node network of TestTwoNodeNetwork it issues P and X
 // txs through node 1 so both nodes propose blocks, and checks, for each
 // node and chain, node 1's avadata against node 1's index API (containers
 // parsed with the proposervm parser) and getBlockByHeight.
-func blocksByNodeSigned(t *testing.T, ctx context.Context, sn *signedNet) {
+func blocksByNodeSigned(t *testing.T, ctx context.Context, sn *twoNodes) {
 	uris := sn.n.URIs()
 	uri, base, network := sn.uri, sn.base, sn.network
 	var nodes []ids.NodeID

@@ -35,6 +35,10 @@ type TmpnetConfig struct {
 	AvalancheGoPath string
 	PluginDir       string // holds the plugin named after vm.ID
 	Nodes           int
+	// ChainNodes is how many of the nodes, the first ones, validate the
+	// avadata subnet and run the chain; 0 means all of them. The others
+	// are plain primary network validators.
+	ChainNodes int
 	// RootDir receives the network dir (a timestamped subdir); empty means
 	// tmpnet's default, ~/.tmpnet/networks.
 	RootDir string
@@ -48,8 +52,9 @@ type TmpnetConfig struct {
 
 // TmpnetNetwork is a running temporary network.
 type TmpnetNetwork struct {
-	network *tmpnet.Network
-	log     logging.Logger
+	network    *tmpnet.Network
+	log        logging.Logger
+	chainNodes int // the first chainNodes nodes run the avadata chain
 }
 
 // startTimeout bounds waiting for every node to serve the avadata chain
@@ -74,6 +79,10 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 		if chainConfig, err = json.Marshal(cfg.ChainConfig); err != nil {
 			return nil, fmt.Errorf("multinode: encoding chain config: %w", err)
 		}
+	}
+	chainNodes := cfg.Nodes
+	if cfg.ChainNodes > 0 && cfg.ChainNodes < cfg.Nodes {
+		chainNodes = cfg.ChainNodes
 	}
 	nodes := make([]*tmpnet.Node, cfg.Nodes)
 	for i := range nodes {
@@ -106,7 +115,7 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 				Genesis: localnet.DefaultGenesis(),
 				Config:  string(chainConfig),
 			}},
-			ValidatorIDs: tmpnet.NodesToIDs(nodes...),
+			ValidatorIDs: tmpnet.NodesToIDs(nodes[:chainNodes]...),
 		}},
 	}
 	for k, v := range tmpnet.DefaultTmpnetFlags() {
@@ -117,7 +126,7 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 		log = logging.NewLogger("tmpnet", logging.NewWrappedCore(logging.Info, nopCloser{cfg.Log}, logging.Plain.ConsoleEncoder()))
 	}
 
-	t := &TmpnetNetwork{network: network, log: log}
+	t := &TmpnetNetwork{network: network, log: log, chainNodes: chainNodes}
 	defer func() {
 		if err != nil && network.Dir != "" {
 			stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -134,14 +143,17 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 	return t, nil
 }
 
-// waitServing waits until every node is healthy and answers on the avadata
-// chain's route.
+// waitServing waits until every node is healthy and every node running
+// the avadata chain answers on its route.
 func (t *TmpnetNetwork) waitServing(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	for _, uri := range t.URIs() {
+	for i, uri := range t.URIs() {
 		if _, err := health.AwaitHealthy(ctx, health.NewClient(uri), time.Second, nil); err != nil {
 			return fmt.Errorf("waiting for %s to be healthy: %w", uri, err)
+		}
+		if i >= t.chainNodes {
+			continue
 		}
 		url := uri + "/ext/bc/" + t.ChainID().String() + "/"
 		for {
@@ -184,7 +196,8 @@ func (t *TmpnetNetwork) URIs() []string {
 	return uris
 }
 
-// NodeIDs are the nodes' IDs, in node order; all validate the avadata subnet.
+// NodeIDs are the nodes' IDs, in node order; the first ChainNodes validate
+// the avadata subnet.
 func (t *TmpnetNetwork) NodeIDs() []ids.NodeID { return tmpnet.NodesToIDs(t.network.Nodes...) }
 
 // SubnetID is the avadata subnet's ID.

@@ -1,0 +1,54 @@
+package handlers
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestBodyLimitOnEveryRoute(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxBodyBytes = 1000
+	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	big := strings.Repeat("x", 1001)
+	for _, tc := range []struct{ method, path string }{
+		{http.MethodGet, "/v1/status"},
+		{http.MethodPost, "/rpc"},
+		{http.MethodPost, "/v1/signatureAggregator/local/aggregateSignatures"},
+		{http.MethodGet, "/v1/no-such-route"},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			rec := api.request(t, tc.method, "/ext/bc/data"+tc.path, big)
+			requireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large: the limit is 1000 bytes")
+		})
+	}
+	t.Run("metrics service", func(t *testing.T) {
+		rec := api.request(t, http.MethodGet, "/ext/bc/data/metrics/v1/avg_tps/p-chain", big)
+		requireMetricsError(t, rec, http.StatusRequestEntityTooLarge, "too large")
+	})
+	t.Run("streamed body", func(t *testing.T) {
+		// No Content-Length (HTTP/2 through the node): caught while reading,
+		// at the smaller of the route's bound and the global one.
+		body := `{"message":"` + strings.Repeat("ab", 600) + `"}`
+		req := httptest.NewRequest(http.MethodPost, "http://node/ext/bc/data/v1/signatureAggregator/local/aggregateSignatures",
+			strings.NewReader(body))
+		req.ContentLength = -1
+		requireDataError(t, newRecorderFor(api, req), http.StatusRequestEntityTooLarge, "1000 bytes")
+	})
+	t.Run("at the limit", func(t *testing.T) {
+		request := `{"jsonrpc":"2.0","method":"avadata.status","id":1}`
+		body := request + strings.Repeat(" ", 1000-len(request))
+		require.Len(t, body, 1000)
+		reply := callRPC(t, api, body)
+		require.Nil(t, reply.Error)
+	})
+}
+
+func TestByteCount(t *testing.T) {
+	require.Equal(t, "1000 bytes", byteCount(1000))
+	require.Equal(t, "2048 bytes (2 KiB)", byteCount(2048))
+	require.Equal(t, "1048576 bytes (1 MiB)", byteCount(1<<20))
+}

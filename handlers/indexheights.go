@@ -1,0 +1,286 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// Several nodes, each running avadata, can serve one API behind a load
+// balancer (replicas). Each has its own index, at its own height. So that
+// the replicas serve one consistent API:
+//
+//   - every response that reads the index says which state it reflects, in
+//     the X-Indexed-Height header, so a client or a balancer can tell
+//     replicas apart;
+//   - every page token carries the heights its page was cut at, and a
+//     replica serves the next page only from an index at least that far
+//     (replicas.go), so paging never goes back to an older state.
+//
+// Heights are kept per stream: one per followed chain, plus the X-chain's
+// pre-Cortina vertices, which have their own follower and cursor. A stream
+// is named the same way on every node of a network: "P", "X", "C" and
+// "X-vertices", and the blockchain ID (cb58) of any other chain. The
+// store's chain numbers cannot serve: they depend on the order in which a
+// node discovered its chains.
+//
+// The handlers record what they read in the request's indexedView: a
+// resolved chain is recorded at the height indexed at that moment (the
+// response reflects at least that state); a listing pinned to a height
+// (the EVM listings) pins its stream to exactly that height.
+
+// headerIndexedHeight is the response header naming the heights a response
+// reflects: "<stream>=<height>", comma-separated when a response read
+// several streams, sorted by stream name. E.g. "C=1234" or "P=10, X=7".
+const headerIndexedHeight = "X-Indexed-Height"
+
+// vertexStream names the X-chain vertex follower: its follower.Identity
+// name (indexer.add), which /v1/status shows too.
+const vertexStream = "X-vertices"
+
+// StreamHeight is the indexed height of one stream.
+type StreamHeight struct {
+	Stream string
+	Height uint64
+}
+
+// chainStream names the block stream of chain.
+func chainStream(node netinfo.Info, chain netinfo.Chain) string {
+	if chain.IsPrimary() {
+		return chain.String()
+	}
+	return node.ChainID(chain).String()
+}
+
+// evmChainStream names the block stream of an EVM chain.
+func evmChainStream(ci netinfo.ChainInfo) string {
+	if ci.Chain.IsPrimary() {
+		return ci.Chain.String()
+	}
+	return ci.BlockchainID.String()
+}
+
+// streamStatus is what a replica knows of one of its streams.
+type streamStatus struct {
+	height uint64
+	// blocksPerSecond is the follower's recent rate, for Retry-After.
+	blocksPerSecond float64
+	paused          bool
+}
+
+// streamStatuses reads the follower statuses, by stream name. The X-chain
+// reports two followers: its blocks, then its vertices.
+func (s *server) streamStatuses() map[string]streamStatus {
+	node := s.backend.Node.Network()
+	out := map[string]streamStatus{}
+	for _, st := range s.backend.Node.Statuses() {
+		stream := statusStream(node, st)
+		if _, seen := out[stream]; !seen {
+			out[stream] = streamStatus{height: st.IndexedHeight, blocksPerSecond: st.BlocksPerSecond, paused: st.Paused}
+		}
+	}
+	return out
+}
+
+func statusStream(node netinfo.Info, st follower.Status) string {
+	if st.Chain == netinfo.X && st.ChainName == vertexStream {
+		return vertexStream
+	}
+	return chainStream(node, st.Chain)
+}
+
+// currentHeight is stream's indexed height now (0 when it has no follower
+// yet).
+func (s *server) currentHeight(stream string) uint64 {
+	return s.streamStatuses()[stream].height
+}
+
+// readsStream records that the request reads stream, at its height now.
+func (s *server) readsStream(ctx context.Context, stream string) {
+	indexedViewFrom(ctx).note(stream, s.currentHeight(stream))
+}
+
+// readsChain records that the request reads chain's blocks.
+func (s *server) readsChain(ctx context.Context, chain netinfo.Chain) {
+	s.readsStream(ctx, chainStream(s.backend.Node.Network(), chain))
+}
+
+// pageReaches records that a page read items up to height of chain: the
+// replica serving the next page must hold that height even if this
+// follower's status does not show it yet (the store makes a batch's rows
+// visible before its cursor). A stream without a follower here is left as
+// it is.
+func (s *server) pageReaches(pg page, chain netinfo.Chain, height uint64) {
+	stream := chainStream(s.backend.Node.Network(), chain)
+	if _, followed := s.streamStatuses()[stream]; followed {
+		pg.heights().atLeast(stream, height)
+	}
+}
+
+// cutHeights are the heights a page token records: a pinned stream at its
+// pin; any other at the highest of what the request saw and what is indexed
+// now, after the page's reads, so the token is never below the state the
+// page showed. The view takes the same heights, for the header.
+func (s *server) cutHeights(view *indexedView) []StreamHeight {
+	now := s.streamStatuses()
+	return view.raiseUnpinned(func(stream string) uint64 { return now[stream].height })
+}
+
+// indexedView is what one request read of the index. Safe for concurrent
+// use (a handler may read in parallel).
+type indexedView struct {
+	mu      sync.Mutex
+	streams []viewedStream
+}
+
+type viewedStream struct {
+	StreamHeight
+	// pinned: the response shows exactly this height (a listing pinned to
+	// the height of its first page), not at least it.
+	pinned bool
+}
+
+func (v *indexedView) find(stream string) int {
+	return slices.IndexFunc(v.streams, func(vs viewedStream) bool { return vs.Stream == stream })
+}
+
+// note records stream at height unless it is recorded already.
+func (v *indexedView) note(stream string, height uint64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.find(stream) < 0 {
+		v.streams = append(v.streams, viewedStream{StreamHeight: StreamHeight{Stream: stream, Height: height}})
+	}
+}
+
+// height returns the height recorded for stream.
+func (v *indexedView) height(stream string) (uint64, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if i := v.find(stream); i >= 0 {
+		return v.streams[i].Height, true
+	}
+	return 0, false
+}
+
+// pin records that the response shows stream at exactly height.
+func (v *indexedView) pin(stream string, height uint64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	vs := viewedStream{StreamHeight: StreamHeight{Stream: stream, Height: height}, pinned: true}
+	if i := v.find(stream); i >= 0 {
+		v.streams[i] = vs
+		return
+	}
+	v.streams = append(v.streams, vs)
+}
+
+// atLeast records that the response shows stream at height or above (a
+// page whose last item lies at that height).
+func (v *indexedView) atLeast(stream string, height uint64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	i := v.find(stream)
+	switch {
+	case i < 0:
+		v.streams = append(v.streams, viewedStream{StreamHeight: StreamHeight{Stream: stream, Height: height}})
+	case !v.streams[i].pinned:
+		v.streams[i].Height = max(v.streams[i].Height, height)
+	}
+}
+
+// raiseUnpinned lifts every unpinned stream to at least current(stream)
+// and returns all heights, sorted by stream.
+func (v *indexedView) raiseUnpinned(current func(stream string) uint64) []StreamHeight {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for i := range v.streams {
+		if !v.streams[i].pinned {
+			v.streams[i].Height = max(v.streams[i].Height, current(v.streams[i].Stream))
+		}
+	}
+	return v.sortedLocked()
+}
+
+// heights returns the recorded heights, sorted by stream.
+func (v *indexedView) heights() []StreamHeight {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.sortedLocked()
+}
+
+func (v *indexedView) sortedLocked() []StreamHeight {
+	out := make([]StreamHeight, len(v.streams))
+	for i, vs := range v.streams {
+		out[i] = vs.StreamHeight
+	}
+	slices.SortFunc(out, func(a, b StreamHeight) int { return strings.Compare(a.Stream, b.Stream) })
+	return out
+}
+
+// formatIndexedHeights renders heights as the X-Indexed-Height value.
+func formatIndexedHeights(heights []StreamHeight) string {
+	parts := make([]string, len(heights))
+	for i, h := range heights {
+		parts[i] = h.Stream + "=" + strconv.FormatUint(h.Height, 10)
+	}
+	return strings.Join(parts, ", ")
+}
+
+type indexedViewKey struct{}
+
+func withIndexedView(ctx context.Context, v *indexedView) context.Context {
+	return context.WithValue(ctx, indexedViewKey{}, v)
+}
+
+// indexedViewFrom returns the request's view, or a detached one for calls
+// that did not come through adapt (direct calls in tests).
+func indexedViewFrom(ctx context.Context) *indexedView {
+	if v, ok := ctx.Value(indexedViewKey{}).(*indexedView); ok {
+		return v
+	}
+	return &indexedView{}
+}
+
+// withIndexedHeights gives the request an indexedView and writes what the
+// handler recorded in it as X-Indexed-Height, with whatever status the
+// reply has: an error (a 404, a 503 of a replica behind) reflects a state
+// of the index too.
+func withIndexedHeights(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request) {
+	view := &indexedView{}
+	return &indexedHeightWriter{ResponseWriter: w, view: view}, r.WithContext(withIndexedView(r.Context(), view))
+}
+
+// indexedHeightWriter sets X-Indexed-Height just before the status line
+// goes out, when the handler has done its reads.
+type indexedHeightWriter struct {
+	http.ResponseWriter
+	view        *indexedView
+	wroteHeader bool
+}
+
+func (w *indexedHeightWriter) WriteHeader(status int) {
+	if !w.wroteHeader {
+		w.wroteHeader = true
+		if heights := w.view.heights(); len(heights) > 0 {
+			w.Header().Set(headerIndexedHeight, formatIndexedHeights(heights))
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *indexedHeightWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *indexedHeightWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,104 @@
+package handlers
+
+import (
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/avadata/avadata/aggregator"
+)
+
+// Serving the signature aggregator endpoints (spec 1 and 2): routes_sigagg.go
+// validates the request, the aggregator (Backend.SigAgg) collects and
+// verifies the signatures, this maps its outcome to the spec's reply.
+
+// Headers of a successful aggregation: which validator set signed, so a
+// client can verify the message independently, and how much of it.
+const (
+	headerPChainHeight    = "X-Pchain-Height"
+	headerSigningSubnetID = "X-Signing-Subnet-Id"
+	headerSignedWeight    = "X-Signed-Weight"
+)
+
+// signatureAggregationResponse is the spec's Signature aggregation response.
+type signatureAggregationResponse struct {
+	SignedMessage string `json:"signedMessage"`
+}
+
+// serveAggregateSignatures answers POST aggregateSignatures with 200 (the
+// spec's status; the hosted API's OpenAPI document says 201).
+func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.parseAggregateSignaturesRequest(r)
+	if err != nil {
+		return err
+	}
+	if s.backend.SigAgg == nil {
+		return s.notServedYet(r)
+	}
+	res, err := s.backend.SigAgg.AggregateSignatures(r.Context(), aggregator.Request{
+		Message:                req.Message,
+		Justification:          req.Justification,
+		SigningSubnetID:        req.SigningSubnetID,
+		HasSigningSubnetID:     req.HasSigningSubnetID,
+		QuorumPercentage:       req.QuorumPercentage,
+		QuorumPercentageBuffer: req.QuorumPercentageBuffer,
+		PChainHeight:           req.PChainHeight,
+	})
+	if err != nil {
+		return aggregationError(w, err)
+	}
+	writeAggregation(w, res)
+	return nil
+}
+
+// serveGetAggregatedSignatures answers GET aggregateSignatures/{txHash}:
+// the warp message the P-chain signs for a committed L1 transaction,
+// aggregated with the default quorum at the proposed height.
+func (s *server) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request) error {
+	req, err := s.parseGetAggregatedSignaturesRequest(r)
+	if err != nil {
+		return err
+	}
+	if s.backend.SigAgg == nil {
+		return s.notServedYet(r)
+	}
+	res, err := s.backend.SigAgg.AggregateForTx(r.Context(), req.TxID)
+	if err != nil {
+		return aggregationError(w, err)
+	}
+	writeAggregation(w, res)
+	return nil
+}
+
+// writeAggregation writes a successful aggregation: 200, the signed
+// message, and headers naming the validator set that signed.
+func writeAggregation(w http.ResponseWriter, res aggregator.Result) {
+	h := w.Header()
+	h.Set(headerPChainHeight, strconv.FormatUint(res.PChainHeight, 10))
+	h.Set(headerSigningSubnetID, res.SigningSubnetID.String())
+	h.Set(headerSignedWeight, strconv.FormatUint(res.SignedWeight, 10)+"/"+strconv.FormatUint(res.TotalWeight, 10))
+	writeJSON(w, http.StatusOK, signatureAggregationResponse{SignedMessage: hex.EncodeToString(res.SignedMessage)})
+}
+
+// aggregationError maps the aggregator's error kinds to statuses; any
+// other error is internal (500, details in the log).
+func aggregationError(w http.ResponseWriter, err error) error {
+	var aggErr *aggregator.Error
+	if !errors.As(err, &aggErr) {
+		return err
+	}
+	status := http.StatusInternalServerError
+	switch aggErr.Kind {
+	case aggregator.KindInvalidRequest, aggregator.KindRefused:
+		status = http.StatusBadRequest
+	case aggregator.KindNotFound:
+		status = http.StatusNotFound
+	case aggregator.KindUnavailable:
+		status = http.StatusServiceUnavailable
+	case aggregator.KindBusy:
+		status = http.StatusTooManyRequests
+		w.Header().Set("Retry-After", "1")
+	}
+	return newAPIError(status, "%s", aggErr.Message)
+}
