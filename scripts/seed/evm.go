@@ -28,6 +28,10 @@ var (
 	erc1155Sent   = big.NewInt(40)
 )
 
+// WarpPayload is what the sample's warp message carries (in an
+// AddressedCall from the sender).
+const WarpPayload = "avadata sample warp message"
+
 // The ERC-721 mints return ids 1, 2, … in order (TestERC721); the
 // recipient gets the first.
 const erc721RecipientToken = 1
@@ -41,9 +45,9 @@ type evmRun struct {
 	hashes []common.Hash
 }
 
-// runEVM deploys the three token contracts and sends native and token
-// transfers to the recipient, all as one burst of consecutive nonces, then
-// waits for every receipt.
+// runEVM deploys the three token contracts, sends native and token
+// transfers to the recipient and sends a warp message, all as one burst of
+// consecutive nonces, then waits for every receipt.
 func runEVM(ctx context.Context, cfg Config, s *Sample) error {
 	c, err := evmtest.Dial(ctx, cfg.URI+"/ext/bc/C/rpc", cfg.Key)
 	if err != nil {
@@ -103,7 +107,18 @@ func (r *evmRun) burst() error {
 			return err
 		}
 	}
-	return nil
+	return r.sendWarp()
+}
+
+// sendWarp sends the warp message; wait reads it from the receipt's log,
+// since the precompile, not the sender, makes its bytes.
+func (r *evmRun) sendWarp() error {
+	tx, err := evmtest.WarpTx([]byte(WarpPayload))
+	if err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
+	sent, err := r.client.Send(r.ctx, tx)
+	return r.record("warp message", KindWarp, *tx.To, sent.Hash, err)
 }
 
 // deploy sends the creation of art; the address is known from the nonce.
@@ -135,6 +150,13 @@ func (r *evmRun) wait() error {
 		}
 		if tx.Kind == KindDeploy && (rc.ContractAddress == nil || *rc.ContractAddress != tx.Contract) {
 			return fmt.Errorf("seed: %s (%s) created %v, want %s", tx.Label, tx.Hash, rc.ContractAddress, tx.Contract)
+		}
+		if tx.Kind == KindWarp {
+			msg, err := evmtest.WarpMessage(rc)
+			if err != nil {
+				return fmt.Errorf("seed: %s: %w", tx.Label, err)
+			}
+			r.s.Warp = &WarpSample{TxHash: tx.Hash, Message: msg.Bytes()}
 		}
 		tx.Block = rc.BlockNumber
 		r.cfg.logf("seed: %-22s %s (block %d)", tx.Label, tx.Hash, tx.Block)

@@ -3,6 +3,7 @@ package seed
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -15,12 +16,31 @@ type Example struct {
 	Name string
 	// What says in one line what the example answers.
 	What string
-	// URL is the whole GET URL.
+	// URL is the whole URL.
 	URL string
 	// DataPath is the dotted path of the JSON member that holds the data,
 	// e.g. "transactions" or "balances.unlockedUnstaked": the example
 	// answers with data when it is non-empty (see HasData).
 	DataPath string
+	// Body, when set, makes the example a POST of this JSON body; a GET
+	// otherwise.
+	Body string
+}
+
+// Method is the example's HTTP method.
+func (ex Example) Method() string {
+	if ex.Body != "" {
+		return http.MethodPost
+	}
+	return http.MethodGet
+}
+
+// Curl is the example as one curl command line.
+func (ex Example) Curl() string {
+	if ex.Body == "" {
+		return fmt.Sprintf("curl -s '%s'", ex.URL)
+	}
+	return fmt.Sprintf("curl -s -H 'Content-Type: application/json' -d '%s' '%s'", ex.Body, ex.URL)
 }
 
 // Example names.
@@ -40,6 +60,8 @@ const (
 	ExampleCAtomicTxs      = "c-chain-atomic-transactions"
 	ExamplePBalances       = "p-chain-balances"
 	ExampleXBalances       = "x-chain-balances"
+	ExampleWarpTx          = "evm-warp-transaction"
+	ExampleWarpSignatures  = "warp-aggregate-signatures"
 )
 
 // Examples lists the requests that show s, against the avadata API at
@@ -52,38 +74,56 @@ func Examples(baseURL string, s *Sample) []Example {
 	addresses := func(a string) string { return "?" + url.Values{"addresses": {a}}.Encode() }
 	native, _ := s.NativeTransfer()
 
-	return []Example{
+	examples := []Example{
 		{ExampleAddressTxs, "the sender's C-chain transactions, newest first, with their token transfers",
-			evm + "/addresses/" + s.Sender.EVM.Hex() + "/transactions", "transactions"},
+			evm + "/addresses/" + s.Sender.EVM.Hex() + "/transactions", "transactions", ""},
 		{ExampleTransaction, "one native AVAX transfer on the C-chain, by hash",
-			evm + "/transactions/" + native.Hash.Hex(), "nativeTransaction.txHash"},
+			evm + "/transactions/" + native.Hash.Hex(), "nativeTransaction.txHash", ""},
 		{ExampleERC20Transfers, "the ERC-20 contract's transfers (mint and transfer)",
-			evm + "/tokens/" + s.ERC20.Hex() + "/transfers", "transfers"},
+			evm + "/tokens/" + s.ERC20.Hex() + "/transfers", "transfers", ""},
 		{ExampleERC721Transfers, "the ERC-721 contract's transfers",
-			evm + "/tokens/" + s.ERC721.Hex() + "/transfers", "transfers"},
+			evm + "/tokens/" + s.ERC721.Hex() + "/transfers", "transfers", ""},
 		{ExampleERC1155Xfers, "the ERC-1155 contract's transfers",
-			evm + "/tokens/" + s.ERC1155.Hex() + "/transfers", "transfers"},
+			evm + "/tokens/" + s.ERC1155.Hex() + "/transfers", "transfers", ""},
 		{ExampleContract, "the ERC-20 contract's metadata: name, symbol, decimals, standard",
-			evm + "/addresses/" + s.ERC20.Hex(), "ercType"},
+			evm + "/addresses/" + s.ERC20.Hex(), "ercType", ""},
 		{ExampleDeployment, "the transaction that deployed the ERC-721 contract",
-			evm + "/contracts/" + s.ERC721.Hex() + "/transactions:getDeployment", "nativeTransaction.txHash"},
+			evm + "/contracts/" + s.ERC721.Hex() + "/transactions:getDeployment", "nativeTransaction.txHash", ""},
 		{ExampleERC721Balances, "the ERC-721 tokens the recipient holds",
-			evm + "/addresses/" + s.Recipient.EVM.Hex() + "/balances:listErc721", "erc721TokenBalances"},
+			evm + "/addresses/" + s.Recipient.EVM.Hex() + "/balances:listErc721", "erc721TokenBalances", ""},
 		{ExampleNFTHolders, "who holds the ERC-721 collection (Metrics API)",
-			metrics + "/contracts/" + s.ERC721.Hex() + "/nfts:listHolders", "addresses"},
+			metrics + "/contracts/" + s.ERC721.Hex() + "/nfts:listHolders", "addresses", ""},
 		{ExampleNativeBalance, "the recipient's native AVAX balance on the C-chain",
-			evm + "/addresses/" + s.Recipient.EVM.Hex() + "/balances:getNative", "nativeTokenBalance.balance"},
+			evm + "/addresses/" + s.Recipient.EVM.Hex() + "/balances:getNative", "nativeTokenBalance.balance", ""},
 		{ExampleXTxs, "the sender's X-chain transactions: the transfer and the export to P",
-			primary + "x-chain/transactions" + addresses(s.Sender.X), "transactions"},
+			primary + "x-chain/transactions" + addresses(s.Sender.X), "transactions", ""},
 		{ExamplePTxs, "the sender's P-chain transactions: the import from X and the export to C",
-			primary + "p-chain/transactions" + addresses(s.Sender.P), "transactions"},
+			primary + "p-chain/transactions" + addresses(s.Sender.P), "transactions", ""},
 		{ExampleCAtomicTxs, "the sender's C-chain atomic transactions: the import from P",
-			primary + "c-chain/transactions" + addresses(s.Sender.EVM.Hex()), "transactions"},
+			primary + "c-chain/transactions" + addresses(s.Sender.EVM.Hex()), "transactions", ""},
 		{ExamplePBalances, "the sender's P-chain balances by category",
-			primary + "p-chain/balances" + addresses(s.Sender.P), "balances.unlockedUnstaked"},
+			primary + "p-chain/balances" + addresses(s.Sender.P), "balances.unlockedUnstaked", ""},
 		{ExampleXBalances, "the recipient's X-chain balances (the AVAX the X transfer sent)",
-			primary + "x-chain/balances" + addresses(s.Recipient.X), "balances.unlocked"},
+			primary + "x-chain/balances" + addresses(s.Recipient.X), "balances.unlocked", ""},
 	}
+	return append(examples, warpExamples(baseURL, evm, s)...)
+}
+
+// warpExamples shows the warp message: its transaction always, and its
+// aggregation only where validators can sign it (elsewhere the aggregator
+// answers 404: no validator sets).
+func warpExamples(baseURL, evm string, s *Sample) []Example {
+	if s.Warp == nil {
+		return nil
+	}
+	out := []Example{{ExampleWarpTx, "the transaction that sent the warp message (sendWarpMessage of the C-chain's warp precompile)",
+		evm + "/transactions/" + s.Warp.TxHash.Hex(), "nativeTransaction.txHash", ""}}
+	if s.Warp.Signable {
+		out = append(out, Example{ExampleWarpSignatures, "the warp message signed by the primary network's validators (aggregateSignatures)",
+			baseURL + "/v1/signatureAggregator/" + s.Network + "/aggregateSignatures", "signedMessage",
+			aggregationBody(s.Warp.Message)})
+	}
+	return out
 }
 
 // HasData reports whether body, a JSON reply, holds a non-empty value at

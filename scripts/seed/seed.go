@@ -1,7 +1,8 @@
 // Package seed fills a local network with a small sample of real activity,
 // so that a first look at avadata's API answers with data: native transfers
 // and ERC-20, ERC-721 and ERC-1155 contracts with transfers on the C-chain,
-// an X-chain transfer, an X→P and a P→C export/import. Every transaction is
+// an X-chain transfer, an X→P and a P→C export/import, and a warp message
+// sent through the C-chain's warp precompile. Every transaction is
 // signed with one funding key (the pre-funded local key for `make run`)
 // through avalanchego's primary-network wallet and the node's eth API.
 //
@@ -20,12 +21,17 @@ import (
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/libevm/common"
+	"github.com/ava-labs/libevm/common/hexutil"
 )
 
 // Config says where and with what key to seed.
 type Config struct {
 	// URI is the node's HTTP address, e.g. http://127.0.0.1:9650.
 	URI string
+	// BaseURL is the avadata API on that node, e.g.
+	// http://127.0.0.1:9650/ext/bc/data: its signature aggregator says
+	// whether the network can sign the warp message.
+	BaseURL string
 	// Key signs every transaction. It needs SeedXAVAX on the X-chain; the
 	// P- and C-chain funds come from its own X→P and P→C moves. A key with
 	// C-chain funds of its own (the local network's pre-funded key) spends
@@ -72,6 +78,10 @@ type Sample struct {
 	EVMTxs     []EVMTx     `json:"evmTxs"`
 	PrimaryTxs []PrimaryTx `json:"primaryTxs"`
 
+	// Warp is the warp message the sender sent through the C-chain's warp
+	// precompile; nil in a record made before the sample had one.
+	Warp *WarpSample `json:"warp,omitempty"`
+
 	// Heights are the node's P, X and C heights once every transaction was
 	// accepted: avadata has indexed the sample when it reaches them.
 	Heights map[string]uint64 `json:"heights"`
@@ -98,7 +108,21 @@ const (
 	KindNative   = "native transfer"
 	KindMint     = "mint"
 	KindTransfer = "token transfer"
+	KindWarp     = "warp message"
 )
+
+// WarpSample is the sample's warp message.
+type WarpSample struct {
+	// TxHash is the C-chain transaction that called sendWarpMessage.
+	TxHash common.Hash `json:"txHash"`
+	// Message is the unsigned warp message, as the precompile's
+	// SendWarpMessage log holds it: what aggregateSignatures takes.
+	Message hexutil.Bytes `json:"message"`
+	// Signable says whether avadata's signature aggregator signed Message
+	// when the sample was made. On a network without sybil protection
+	// (one-node `make run`) nobody can sign: the aggregator answers 404.
+	Signable bool `json:"signable"`
+}
 
 // EVMTx is one C-chain transaction of the sample.
 type EVMTx struct {
@@ -157,12 +181,10 @@ func (s *Sample) PrimaryTxsOn(chain string) []PrimaryTx {
 // in one burst of consecutive nonces (C-chain blocks are ~2 s apart, so
 // waiting per transaction would take half a minute).
 //
-// TODO(issue 8 §1): send a warp message (e.g. a subnet-evm warp precompile
-// call, or an L1 validator registration message) once avadata's signature
-// aggregator exists, and add its aggregateSignatures example.
+// The burst ends with a warp message sent through the warp precompile.
 func Run(ctx context.Context, cfg Config) (*Sample, error) {
-	if cfg.URI == "" || cfg.Key == nil {
-		return nil, errors.New("seed: URI and Key are required")
+	if cfg.URI == "" || cfg.BaseURL == "" || cfg.Key == nil {
+		return nil, errors.New("seed: URI, BaseURL and Key are required")
 	}
 	recipient := cfg.Recipient
 	if recipient == nil {
@@ -183,6 +205,9 @@ func Run(ctx context.Context, cfg Config) (*Sample, error) {
 	if err := runEVM(ctx, cfg, s); err != nil {
 		return nil, err
 	}
+	if err := checkSignable(ctx, cfg, s); err != nil {
+		return nil, err
+	}
 	if s.Heights, err = nodeHeights(ctx, cfg.URI); err != nil {
 		return nil, err
 	}
@@ -190,6 +215,19 @@ func Run(ctx context.Context, cfg Config) (*Sample, error) {
 	cfg.logf("sample activity made in %s: %d C-chain txs, %d X/P/C txs",
 		s.Took.Round(time.Millisecond), len(s.EVMTxs), len(s.PrimaryTxs))
 	return s, nil
+}
+
+// checkSignable notes whether the network can sign the warp message.
+func checkSignable(ctx context.Context, cfg Config, s *Sample) error {
+	ok, why, err := signable(ctx, cfg.BaseURL, s.Network, s.Warp.Message)
+	if err != nil {
+		return err
+	}
+	s.Warp.Signable = ok
+	if !ok {
+		cfg.logf("seed: the warp message cannot be signed on this network: %.200s", why)
+	}
+	return nil
 }
 
 func (c *Config) logf(format string, args ...any) {

@@ -30,6 +30,7 @@ func testSample() *Sample {
 			{Label: "X transfer", Chain: "X", ID: ids.GenerateTestID(), TxType: "BaseTx"},
 			{Label: "C import from P", Chain: "C", ID: ids.GenerateTestID(), TxType: "ImportTx"},
 		},
+		Warp:    &WarpSample{TxHash: common.HexToHash("0x03"), Message: []byte{0x00, 0x00, 0xab}, Signable: true},
 		Heights: map[string]uint64{"P": 7, "X": 2, "C": 2},
 		Took:    3 * time.Second, MadeAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
@@ -39,7 +40,7 @@ func TestExamples(t *testing.T) {
 	const base = "http://127.0.0.1:9650/ext/bc/data"
 	s := testSample()
 	examples := Examples(base, s)
-	require.Len(t, examples, 15)
+	require.Len(t, examples, 17)
 	names := map[string]bool{}
 	for _, ex := range examples {
 		require.False(t, names[ex.Name], "name %s twice", ex.Name)
@@ -49,19 +50,38 @@ func TestExamples(t *testing.T) {
 		require.NotEmpty(t, ex.DataPath)
 	}
 	byName := func(name string) string {
-		for _, ex := range examples {
-			if ex.Name == name {
-				return ex.URL
-			}
-		}
-		t.Fatalf("no example %s", name)
-		return ""
+		return exampleNamed(t, examples, name).URL
 	}
 	require.Equal(t, base+"/v1/chains/43112/addresses/0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC/transactions", byName(ExampleAddressTxs))
 	require.Equal(t, base+"/v1/chains/43112/transactions/"+common.HexToHash("0x02").Hex(), byName(ExampleTransaction))
 	require.Equal(t, base+"/metrics/v2/chains/43112/contracts/"+s.ERC721.Hex()+"/nfts:listHolders", byName(ExampleNFTHolders))
 	require.Equal(t, base+"/v1/networks/local/blockchains/p-chain/balances?addresses=P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u", byName(ExamplePBalances))
 	require.Equal(t, base+"/v1/networks/local/blockchains/c-chain/transactions?addresses=0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC", byName(ExampleCAtomicTxs))
+	require.Equal(t, base+"/v1/chains/43112/transactions/"+common.HexToHash("0x03").Hex(), byName(ExampleWarpTx))
+	sign := exampleNamed(t, examples, ExampleWarpSignatures)
+	require.Equal(t, base+"/v1/signatureAggregator/local/aggregateSignatures", sign.URL)
+	require.Equal(t, `{"message":"0000ab"}`, sign.Body)
+	require.Equal(t, "POST", sign.Method())
+	require.Equal(t, `curl -s -H 'Content-Type: application/json' -d '{"message":"0000ab"}' '`+sign.URL+`'`, sign.Curl())
+
+	// Without validators nobody can sign: the transaction stays, the
+	// aggregation goes. A record made before the warp message has neither.
+	s.Warp.Signable = false
+	require.Len(t, Examples(base, s), 16)
+	require.Equal(t, ExampleWarpTx, Examples(base, s)[15].Name)
+	s.Warp = nil
+	require.Len(t, Examples(base, s), 15)
+}
+
+func exampleNamed(t *testing.T, examples []Example, name string) Example {
+	t.Helper()
+	for _, ex := range examples {
+		if ex.Name == name {
+			return ex
+		}
+	}
+	t.Fatalf("no example %s", name)
+	return Example{}
 }
 
 func TestHasData(t *testing.T) {
@@ -123,6 +143,7 @@ func TestWriteSummary(t *testing.T) {
 	}
 	for _, ex := range Examples(base, s) {
 		require.Contains(t, text, "# "+ex.What+"\n")
-		require.Contains(t, text, "curl -s '"+ex.URL+"'\n")
+		require.Contains(t, text, ex.Curl()+"\n")
 	}
+	require.Contains(t, text, "0x0000ab")
 }

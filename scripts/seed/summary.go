@@ -23,10 +23,16 @@ func WriteSummary(w io.Writer, baseURL string, s *Sample) {
 	for _, tx := range s.PrimaryTxs {
 		p("  %s  %-28s %s", tx.Chain, tx.Label, tx.ID)
 	}
+	if s.Warp != nil {
+		p("  C  %-28s 0x%x", "warp message (unsigned)", []byte(s.Warp.Message))
+		if !s.Warp.Signable {
+			p("    (nobody can sign it here: the network has no validator sets, aggregateSignatures answers 404)")
+		}
+	}
 	p("")
 	p("examples (each answers with the sample's data):")
 	for _, ex := range Examples(baseURL, s) {
 		p("  # %s", ex.What)
-		p("  curl -s '%s'", ex.URL)
+		p("  %s", ex.Curl())
 	}
 }

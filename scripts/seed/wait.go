@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/avadata/avadata/indexer/follower"
@@ -78,7 +79,7 @@ func waitIndexed(ctx context.Context, client *http.Client, baseURL string, heigh
 func waitData(ctx context.Context, client *http.Client, ex Example) error {
 	var last string
 	for {
-		body, status, err := get(ctx, client, ex.URL)
+		body, status, err := do(ctx, client, ex.Method(), ex.URL, ex.Body)
 		if err == nil && status == http.StatusOK {
 			ok, derr := HasData(body, ex.DataPath)
 			if derr != nil {
@@ -92,35 +93,44 @@ func waitData(ctx context.Context, client *http.Client, ex Example) error {
 			last = describe(status, body, err)
 		}
 		if err := sleep(ctx, pollInterval); err != nil {
-			return fmt.Errorf("seed: example %s (%s) never answered with data (%s): %w", ex.Name, ex.URL, last, err)
+			return fmt.Errorf("seed: example %s (%s %s) never answered with data (%s): %w", ex.Name, ex.Method(), ex.URL, last, err)
 		}
 	}
 }
 
-// get does one GET and reads the body. A 429 waits out its Retry-After
-// before returning, so the caller's next try is allowed.
+// get does one GET and reads the body (see do).
 func get(ctx context.Context, client *http.Client, url string) ([]byte, int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	return do(ctx, client, http.MethodGet, url, "")
+}
+
+// do sends one request, with body as JSON when set, and reads the reply's
+// body. A 429 waits out its Retry-After before returning, so the caller's
+// next try is allowed.
+func do(ctx context.Context, client *http.Client, method, url, body string) ([]byte, int, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if err != nil {
 		return nil, 0, err
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	reply, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, resp.StatusCode, err
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
 		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs > 0 {
 			if err := sleep(ctx, time.Duration(secs)*time.Second); err != nil {
-				return body, resp.StatusCode, err
+				return reply, resp.StatusCode, err
 			}
 		}
 	}
-	return body, resp.StatusCode, nil
+	return reply, resp.StatusCode, nil
 }
 
 func describe(status int, body []byte, err error) string {

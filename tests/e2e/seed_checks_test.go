@@ -64,6 +64,7 @@ func (sc *seedCheck) checks() map[string]func(t *testing.T, u string) {
 		seed.ExampleCAtomicTxs:      sc.checkCAtomicTxs,
 		seed.ExamplePBalances:       sc.checkPBalances,
 		seed.ExampleXBalances:       sc.checkXBalances,
+		seed.ExampleWarpTx:          sc.checkWarpTx,
 	}
 }
 

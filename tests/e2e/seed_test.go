@@ -35,10 +35,10 @@ func TestSeed(t *testing.T) {
 	defer cancel()
 	key, err := secp256k1.NewPrivateKey()
 	require.NoError(t, err)
-	funding := fundOnX(t, ctx, key, seed.SeedXAVAX)
+	funding := fundOnX(t, ctx, env.uri, key, seed.SeedXAVAX)
 
 	began := time.Now()
-	s, err := seed.Run(ctx, seed.Config{URI: env.uri, Key: key, Logf: t.Logf})
+	s, err := seed.Run(ctx, seed.Config{URI: env.uri, BaseURL: env.base, Key: key, Logf: t.Logf})
 	require.NoError(t, err, "seeding")
 	require.NoError(t, seed.WaitServed(ctx, env.base, s), "waiting for avadata to serve the sample")
 	t.Logf("sample made in %v, served after %v", s.Took.Round(time.Millisecond), time.Since(began).Round(time.Millisecond))
@@ -48,17 +48,18 @@ func TestSeed(t *testing.T) {
 	t.Cleanup(c.Close)
 	sc := &seedCheck{s: s, c: c, ctx: ctx, fundingTx: funding}
 	sc.readReceipts(t)
+	sc.checkWarpUnsignable(t)
 
 	checks := sc.checks()
 	examples := seed.Examples(env.base, s)
 	require.Len(t, checks, len(examples), "one node check per example, no more")
 	for _, ex := range examples {
 		t.Run(ex.Name, func(t *testing.T) {
-			r := evmGet(t, ctx, ex.URL)
-			require.Equal(t, http.StatusOK, r.status, "GET %s: %s", ex.URL, r.body)
+			r := exampleReply(t, ctx, ex)
+			require.Equal(t, http.StatusOK, r.status, "%s %s: %s", ex.Method(), ex.URL, r.body)
 			ok, err := seed.HasData(r.body, ex.DataPath)
 			require.NoError(t, err)
-			require.True(t, ok, "GET %s: no data at %s: %s", ex.URL, ex.DataPath, r.body)
+			require.True(t, ok, "%s %s: no data at %s: %s", ex.Method(), ex.URL, ex.DataPath, r.body)
 			check, found := checks[ex.Name]
 			require.True(t, found, "example %s has no check against the node", ex.Name)
 			check(t, ex.URL)
@@ -77,12 +78,12 @@ func TestSeed(t *testing.T) {
 	require.Equal(t, examples, seed.Examples(env.base, again), "examples of the recorded sample")
 }
 
-// fundOnX sends amount of AVAX on the X-chain from EWOQ to key and returns
-// the transaction's ID.
-func fundOnX(t *testing.T, ctx context.Context, key *secp256k1.PrivateKey, amount uint64) ids.ID {
+// fundOnX sends amount of AVAX on the X-chain from EWOQ to key through the
+// node at uri and returns the transaction's ID.
+func fundOnX(t *testing.T, ctx context.Context, uri string, key *secp256k1.PrivateKey, amount uint64) ids.ID {
 	t.Helper()
 	kc := secp256k1fx.NewKeychain(genesis.EWOQKey)
-	w, err := primary.MakeWallet(ctx, env.uri, kc, kc, primary.WalletConfig{})
+	w, err := primary.MakeWallet(ctx, uri, kc, kc, primary.WalletConfig{})
 	require.NoError(t, err, "EWOQ wallet")
 	out := &avax.TransferableOutput{
 		Asset: avax.Asset{ID: w.X().Builder().Context().AVAXAssetID},

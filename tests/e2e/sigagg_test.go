@@ -14,7 +14,6 @@ import (
 
 	"github.com/ava-labs/avalanchego/api/info"
 	"github.com/ava-labs/avalanchego/genesis"
-	"github.com/ava-labs/avalanchego/graft/coreth/precompile/contracts/warp"
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
 	avalancheWarp "github.com/ava-labs/avalanchego/vms/platformvm/warp"
@@ -88,13 +87,11 @@ func TestSigAgg(t *testing.T) {
 			sigAggNodes, fresh, fresh[len(fresh)/2], cached, cached[len(cached)/2])
 	})
 	t.Run("SendWarpMessage", func(t *testing.T) {
-		data, err := warp.PackSendWarpMessage([]byte("avadata signature aggregation e2e"))
+		tx, err := evmtest.WarpTx([]byte("avadata signature aggregation e2e"))
 		require.NoError(t, err)
-		receipt, err := sn.evm.SendAndWait(ctx, evmtest.Tx{To: ptr(warp.ContractAddress), Data: data})
+		receipt, err := sn.evm.SendAndWait(ctx, tx)
 		require.NoError(t, err)
-		logs := receipt.LogsFrom(warp.ContractAddress)
-		require.Len(t, logs, 1)
-		msg, err := warp.UnpackSendWarpEventDataToMessage(logs[0].Data)
+		msg, err := evmtest.WarpMessage(receipt)
 		require.NoError(t, err)
 		// Asked as soon as the sender's node has the block: validators that
 		// have not accepted it yet refuse, and are asked again.
@@ -102,6 +99,7 @@ func TestSigAgg(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
 		sn.verify(t, ctx, r, msg, 67)
 	})
+	t.Run("Seed", func(t *testing.T) { sigAggSeed(t, ctx, sn) })
 	t.Run("BufferAndHeight", func(t *testing.T) {
 		msg := sn.blockHashMessage(t, blocks[5])
 		r := sn.aggregate(t, ctx, map[string]any{"message": hex.EncodeToString(msg.Bytes()), "quorumPercentageBuffer": 33})
@@ -168,9 +166,9 @@ func sigAggThroughput(t *testing.T, ctx context.Context, sn *sigAggNet) {
 	const messages, clients = 320, 16
 	var hashes []common.Hash
 	for i := range messages {
-		data, err := warp.PackSendWarpMessage([]byte(fmt.Sprintf("avadata throughput %d", i)))
+		tx, err := evmtest.WarpTx([]byte(fmt.Sprintf("avadata throughput %d", i)))
 		require.NoError(t, err)
-		sent, err := sn.evm.Send(ctx, evmtest.Tx{To: ptr(warp.ContractAddress), Data: data, Gas: 200_000})
+		sent, err := sn.evm.Send(ctx, tx)
 		require.NoError(t, err)
 		hashes = append(hashes, sent.Hash)
 	}
@@ -180,9 +178,7 @@ func sigAggThroughput(t *testing.T, ctx context.Context, sn *sigAggNet) {
 	var last uint64
 	for _, r := range receipts {
 		require.Equal(t, uint64(1), r.Status)
-		logs := r.LogsFrom(warp.ContractAddress)
-		require.Len(t, logs, 1)
-		msg, err := warp.UnpackSendWarpEventDataToMessage(logs[0].Data)
+		msg, err := evmtest.WarpMessage(r)
 		require.NoError(t, err)
 		msgs = append(msgs, msg.Bytes())
 		last = max(last, r.BlockNumber)

@@ -58,7 +58,7 @@ func makeSample(ctx context.Context, n *localnet.Network, logf func(string, ...a
 	defer cancel()
 	began := time.Now()
 	logf("seeding sample data (SEED=0 skips it)")
-	s, err := seed.Run(ctx, seed.Config{URI: n.URI(), Key: genesis.EWOQKey, Logf: logf})
+	s, err := seed.Run(ctx, seed.Config{URI: n.URI(), BaseURL: n.BaseURL(), Key: genesis.EWOQKey, Logf: logf})
 	if err != nil {
 		return nil, err
 	}
