@@ -94,8 +94,8 @@ type Aggregator struct {
 	policy      collectPolicy
 	connectWait time.Duration
 	keeper      *connectionKeeper
-	flights     *flights // identical requests being collected
-	txs         txSource // committed P-chain txs, for GET by tx hash
+	flights     *flights    // identical requests being collected
+	txs         pchainState // committed P-chain txs and L1 validators, for GET by tx hash
 	cache       *signatureCache
 	metrics     *metrics
 	slots       chan struct{}
@@ -125,7 +125,7 @@ func New(p Params) (*Aggregator, error) {
 	keeper := newConnectionKeeper(p.Log, view, net, m, p.HostNodeID, refreshInterval)
 	a := &Aggregator{
 		log: p.Log, cfg: cfg, networkID: p.NetworkID, identity: identity, view: view, net: net, requester: net,
-		keeper: keeper, txs: platformTxSource{nodeURI: keeper.nodeURI}, flights: newFlights(),
+		keeper: keeper, txs: platformTxSource{nodeURI: keeper.nodeURI, view: view}, flights: newFlights(),
 		cache: cache, metrics: m, slots: make(chan struct{}, cfg.MaxConcurrent), createdAt: time.Now(),
 		policy: collectPolicy{
 			requestTimeout: requestTimeout,

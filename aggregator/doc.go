@@ -20,6 +20,8 @@
 //   - cache.go: verified signatures by message and signer key;
 //   - inflight.go: identical requests share one collection;
 //   - txmessages.go: the warp message of a committed L1 transaction (GET);
+//   - validatormessages.go: those of L1 validator transactions, which
+//     depend on the validator's current state;
 //   - identity.go: the persistent TLS identity (NodeID);
 //   - p2pnetwork.go: the p2p network and sending requests;
 //   - responses.go: matching answers to requests, timeouts;

@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ava-labs/avalanchego/database"
 	"github.com/ava-labs/avalanchego/ids"
-	"github.com/ava-labs/avalanchego/utils/constants"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/avalanchego/vms/platformvm/status"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
 )
 
 // GET aggregateSignatures/{txHash}: the warp message the P-chain signs for
@@ -32,17 +31,25 @@ type txSource interface {
 }
 
 // platformTxSource reads the host node's platform API over loopback, once
-// its address is known.
+// its address is known, and its validator state.
 type platformTxSource struct {
 	nodeURI func() string
+	view    *validatorView
 }
 
-func (p platformTxSource) committedTx(ctx context.Context, txID ids.ID) (*txs.Tx, error) {
+func (p platformTxSource) client() (*platformvm.Client, error) {
 	uri := p.nodeURI()
 	if uri == "" {
 		return nil, newError(KindUnavailable, "the signature aggregator has not reached its node's API yet; try again shortly")
 	}
-	client := platformvm.NewClient(uri)
+	return platformvm.NewClient(uri), nil
+}
+
+func (p platformTxSource) committedTx(ctx context.Context, txID ids.ID) (*txs.Tx, error) {
+	client, err := p.client()
+	if err != nil {
+		return nil, err
+	}
 	st, err := client.GetTxStatus(ctx, txID)
 	if err != nil {
 		return nil, fmt.Errorf("platform.getTxStatus %s: %w", txID, err)
@@ -63,6 +70,27 @@ func (p platformTxSource) committedTx(ctx context.Context, txID ids.ID) (*txs.Tx
 	return tx, nil
 }
 
+func (p platformTxSource) l1Validator(ctx context.Context, validationID ids.ID) (l1ValidatorState, bool, error) {
+	client, err := p.client()
+	if err != nil {
+		return l1ValidatorState{}, false, err
+	}
+	v, _, err := client.GetL1Validator(ctx, validationID)
+	// The API reports a missing validator only through its error text:
+	// "fetching L1 validator … failed: not found" (service.go).
+	if err != nil && strings.Contains(err.Error(), "failed: "+database.ErrNotFound.Error()) {
+		return l1ValidatorState{}, false, nil
+	}
+	if err != nil {
+		return l1ValidatorState{}, false, fmt.Errorf("platform.getL1Validator %s: %w", validationID, err)
+	}
+	return l1ValidatorState{SubnetID: v.SubnetID, Weight: v.Weight, MinNonce: v.MinNonce}, true, nil
+}
+
+func (p platformTxSource) subnetOf(ctx context.Context, chainID ids.ID) (ids.ID, error) {
+	return p.view.sourceSubnet(ctx, chainID)
+}
+
 // AggregateForTx aggregates the warp message the P-chain signs for the
 // committed L1 transaction txID.
 func (a *Aggregator) AggregateForTx(ctx context.Context, txID ids.ID) (Result, error) {
@@ -70,7 +98,7 @@ func (a *Aggregator) AggregateForTx(ctx context.Context, txID ids.ID) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	req, err := txMessage(a.networkID, tx)
+	req, err := txMessage(ctx, a.networkID, a.txs, tx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -79,7 +107,7 @@ func (a *Aggregator) AggregateForTx(ctx context.Context, txID ids.ID) (Result, e
 
 // txMessage is the aggregation request for a committed transaction's warp
 // message: the message, its justification and its signing subnet.
-func txMessage(networkID uint32, tx *txs.Tx) (Request, error) {
+func txMessage(ctx context.Context, networkID uint32, st pchainState, tx *txs.Tx) (Request, error) {
 	switch u := tx.Unsigned.(type) {
 	case *txs.ConvertSubnetToL1Tx:
 		msg, err := conversionMessage(networkID, u)
@@ -94,10 +122,10 @@ func txMessage(networkID uint32, tx *txs.Tx) (Request, error) {
 			SigningSubnetID: u.Subnet, HasSigningSubnetID: true,
 			QuorumPercentage: txQuorumPercentage,
 		}, nil
-	case *txs.RegisterL1ValidatorTx, *txs.SetL1ValidatorWeightTx:
-		return Request{}, newError(KindInvalidRequest,
-			"transaction %s is a %s; its warp message is not served by this version yet (only ConvertSubnetToL1Tx is)",
-			tx.ID(), txTypeName(tx.Unsigned))
+	case *txs.RegisterL1ValidatorTx:
+		return registrationRequest(ctx, networkID, st, tx, u)
+	case *txs.SetL1ValidatorWeightTx:
+		return weightRequest(ctx, networkID, st, tx, u)
 	default:
 		return Request{}, newError(KindInvalidRequest,
 			"transaction %s is a %s, which has no P-chain L1 warp message (ConvertSubnetToL1Tx, RegisterL1ValidatorTx and SetL1ValidatorWeightTx have)",
@@ -131,11 +159,7 @@ func conversionMessage(networkID uint32, tx *txs.ConvertSubnetToL1Tx) (*warp.Uns
 	if err != nil {
 		return nil, err
 	}
-	call, err := payload.NewAddressedCall(nil, conversion.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	return warp.NewUnsignedMessage(networkID, constants.PlatformChainID, call.Bytes())
+	return pchainMessage(networkID, conversion.Bytes())
 }
 
 // txTypeName names a transaction type as the Data API does (its Go type).

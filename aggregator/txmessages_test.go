@@ -26,6 +26,14 @@ func (f fakeTxSource) committedTx(_ context.Context, txID ids.ID) (*txs.Tx, erro
 	return tx, nil
 }
 
+func (fakeTxSource) l1Validator(context.Context, ids.ID) (l1ValidatorState, bool, error) {
+	return l1ValidatorState{}, false, nil
+}
+
+func (fakeTxSource) subnetOf(_ context.Context, chainID ids.ID) (ids.ID, error) {
+	return ids.Empty, newError(KindNotFound, "unknown chain %s", chainID)
+}
+
 func TestConversionMessage(t *testing.T) {
 	sk, err := localsigner.New()
 	require.NoError(t, err)
@@ -40,7 +48,7 @@ func TestConversionMessage(t *testing.T) {
 	tx := &txs.Tx{Unsigned: convert}
 	require.NoError(t, tx.Initialize(txs.Codec))
 
-	req, err := txMessage(88888, tx)
+	req, err := txMessage(context.Background(), 88888, fakeTxSource{}, tx)
 	require.NoError(t, err)
 	require.Equal(t, convert.Subnet, req.SigningSubnetID)
 	require.True(t, req.HasSigningSubnetID)

@@ -24,9 +24,6 @@ import (
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary/common"
 	"github.com/stretchr/testify/require"
-
-	"github.com/avadata/avadata/scripts/chaincreate"
-	"github.com/avadata/avadata/vm"
 )
 
 // sigAggL1Conversion converts a new subnet to an L1 whose validators are
@@ -37,6 +34,10 @@ import (
 // verifies against the L1's validators at the height used. The same
 // message, signed by the primary network instead (signingSubnetId, with
 // the subnet ID as justification), verifies against the primary network.
+// The L1 is managed from the C-chain by the EWOQ address, so that its
+// manager's messages are real warp messages (sendWarpMessage) the
+// primary network signs: sigAggL1ValidatorTxs registers and re-weights
+// validators with them, then fetches what the P-chain signs for those txs.
 func sigAggL1Conversion(t *testing.T, ctx context.Context, sn *sigAggNet) {
 	uri := sn.uris[0]
 	kc := secp256k1fx.NewKeychain(genesis.EWOQKey)
@@ -51,9 +52,6 @@ func sigAggL1Conversion(t *testing.T, ctx context.Context, sn *sigAggNet) {
 	subnetID := subnetTx.ID()
 	w, err = primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{SubnetIDs: []ids.ID{subnetID}})
 	require.NoError(t, err)
-	// The manager chain only has to exist in the subnet; nobody runs it.
-	chainTx, err := w.IssueCreateChainTx(subnetID, chaincreate.DefaultGenesis(), vm.ID, nil, "sigaggl1", opts...)
-	require.NoError(t, err, "CreateChainTx")
 
 	var vdrs []*txs.ConvertSubnetToL1Validator
 	pchainOwner := message.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{ewoq}}
@@ -65,14 +63,15 @@ func sigAggL1Conversion(t *testing.T, ctx context.Context, sn *sigAggNet) {
 			RemainingBalanceOwner: pchainOwner, DeactivationOwner: pchainOwner,
 		})
 	}
-	manager := []byte{0xad, 0xa0, 0x51, 0x9a}
-	convertTx, err := w.IssueConvertSubnetToL1Tx(subnetID, chainTx.ID(), manager, vdrs, opts...)
+	// The P-chain does not ask the manager chain to be the L1's own.
+	manager := sn.evm.Address().Bytes()
+	convertTx, err := w.IssueConvertSubnetToL1Tx(subnetID, sn.cChainID, manager, vdrs, opts...)
 	require.NoError(t, err, "ConvertSubnetToL1Tx")
 	t.Logf("subnet %s converted to an L1 by %s", subnetID, convertTx.ID())
 
 	// The message the P-chain signs, built here from the tx, and checked
 	// against the conversion ID the P-chain reports.
-	data := message.SubnetToL1ConversionData{SubnetID: subnetID, ManagerChainID: chainTx.ID(), ManagerAddress: manager}
+	data := message.SubnetToL1ConversionData{SubnetID: subnetID, ManagerChainID: sn.cChainID, ManagerAddress: manager}
 	for _, v := range vdrs {
 		data.Validators = append(data.Validators, message.SubnetToL1ConversionValidatorData{
 			NodeID: v.NodeID, BLSPublicKey: v.Signer.PublicKey, Weight: v.Weight})
@@ -119,6 +118,10 @@ func sigAggL1Conversion(t *testing.T, ctx context.Context, sn *sigAggNet) {
 	// A tx that has no L1 warp message, and one that is not a P-chain tx.
 	requireErrorBody(t, get(t, ctx, sn.url+"/"+subnetID.String()), http.StatusBadRequest, "CreateSubnetTx")
 	requireErrorBody(t, get(t, ctx, sn.url+"/"+ids.GenerateTestID().String()), http.StatusNotFound, "not a committed P-chain transaction")
+
+	t.Run("ValidatorTxsByTxHash", func(t *testing.T) {
+		sigAggL1ValidatorTxs(t, ctx, sn, &sigAggL1{subnetID: subnetID, wallet: w, opts: opts, owner: pchainOwner})
+	})
 }
 
 // verifyAgainst checks a 200 reply against subnetID's validators at the

@@ -1,0 +1,246 @@
+package aggregator
+
+import (
+	"context"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/proto/pb/platformvm"
+	"github.com/ava-labs/avalanchego/utils/constants"
+	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
+)
+
+// The warp messages the P-chain signs about one L1 validator
+// (RegisterL1ValidatorTx, SetL1ValidatorWeightTx). Unlike a conversion,
+// what it signs depends on the validator's current state, which the
+// P-chain's signature handler checks (vms/platformvm/network/warp.go,
+// signatureRequestVerifier): it signs L1ValidatorRegistration(true) only
+// while the validator exists, L1ValidatorWeight only for the validator's
+// latest nonce and weight, and L1ValidatorRegistration(false) only for a
+// validator that is gone, given a justification proving where its
+// validation ID came from. So each GET reads the current state
+// (sigagg.md §5.3, §5.4: never cached).
+
+// maxConversionIndex bounds the search for a validation ID among a
+// conversion's validators (subnetID.Append(i)): far more validators than
+// fit in one ConvertSubnetToL1Tx, and a few milliseconds of hashing.
+const maxConversionIndex = 1 << 16
+
+// l1ValidatorState is what the GET needs of a current L1 validator
+// (platform.getL1Validator).
+type l1ValidatorState struct {
+	SubnetID ids.ID
+	Weight   uint64
+	MinNonce uint64
+}
+
+// pchainState is the P-chain state a GET reads besides the transaction.
+type pchainState interface {
+	txSource
+	// l1Validator returns the validator's current state; found is false
+	// when the P-chain has no such validator (removed, or never
+	// registered).
+	l1Validator(ctx context.Context, validationID ids.ID) (v l1ValidatorState, found bool, err error)
+	// subnetOf returns the subnet a chain belongs to.
+	subnetOf(ctx context.Context, chainID ids.ID) (ids.ID, error)
+}
+
+// registrationRequest is the request for a committed RegisterL1ValidatorTx:
+// L1ValidatorRegistration(true) while the validator exists (the handler
+// needs no justification), L1ValidatorRegistration(false) once it was
+// removed, justified by the RegisterL1Validator message the tx carried
+// (the handler checks the validation ID is its hash, and that it can never
+// be registered again). The L1 named in the message signs: its contracts
+// verify P-chain messages against its own validators.
+func registrationRequest(ctx context.Context, networkID uint32, st pchainState, tx *txs.Tx, u *txs.RegisterL1ValidatorTx) (Request, error) {
+	register, err := registerMessageOf(u)
+	if err != nil {
+		return Request{}, fmt.Errorf("reading the RegisterL1Validator message of %s: %w", tx.ID(), err)
+	}
+	validationID := register.ValidationID()
+	_, found, err := st.l1Validator(ctx, validationID)
+	if err != nil {
+		return Request{}, fmt.Errorf("reading L1 validator %s of %s: %w", validationID, tx.ID(), err)
+	}
+	var justification []byte
+	if !found {
+		justification, err = proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
+			Preimage: &platformvm.L1ValidatorRegistrationJustification_RegisterL1ValidatorMessage{
+				RegisterL1ValidatorMessage: register.Bytes(),
+			},
+		})
+		if err != nil {
+			return Request{}, fmt.Errorf("encoding the justification of %s: %w", tx.ID(), err)
+		}
+	}
+	msg, err := registrationMessage(networkID, validationID, found)
+	if err != nil {
+		return Request{}, fmt.Errorf("building the registration message of %s: %w", tx.ID(), err)
+	}
+	return l1Request(msg, justification, register.SubnetID), nil
+}
+
+// weightRequest is the request for a committed SetL1ValidatorWeightTx. A
+// weight above 0 is acknowledged by L1ValidatorWeight(validation ID,
+// nonce, weight) only while that nonce is the validator's latest: a later
+// weight change or the validator's removal supersedes it, and the
+// P-chain then refuses it (a 400 naming the current state, not an
+// aggregation bound to fail). A weight of 0 removed the validator: the
+// P-chain signs L1ValidatorRegistration(false), justified by the
+// conversion's subnet and index when the validator came from the
+// conversion; one registered by a RegisterL1ValidatorTx is justified by
+// that tx's message, which this node cannot look up by validation ID, so
+// the client is sent to that tx's GET, which yields the same message.
+func weightRequest(ctx context.Context, networkID uint32, st pchainState, tx *txs.Tx, u *txs.SetL1ValidatorWeightTx) (Request, error) {
+	sourceChainID, weight, err := weightMessageOf(u)
+	if err != nil {
+		return Request{}, fmt.Errorf("reading the L1ValidatorWeight message of %s: %w", tx.ID(), err)
+	}
+	current, found, err := st.l1Validator(ctx, weight.ValidationID)
+	if err != nil {
+		return Request{}, fmt.Errorf("reading L1 validator %s of %s: %w", weight.ValidationID, tx.ID(), err)
+	}
+	if weight.Weight > 0 {
+		if !found {
+			return Request{}, newError(KindInvalidRequest,
+				"transaction %s set L1 validator %s's weight to %d (nonce %d), but that validator has since been removed: the P-chain no longer signs that weight, only L1ValidatorRegistration(false) for it (GET the removing SetL1ValidatorWeightTx, or the validator's RegisterL1ValidatorTx)",
+				tx.ID(), weight.ValidationID, weight.Weight, weight.Nonce)
+		}
+		if current.MinNonce > weight.Nonce+1 {
+			return Request{}, newError(KindInvalidRequest,
+				"transaction %s set L1 validator %s's weight to %d with nonce %d, superseded by a later weight change (the P-chain now has weight %d, minNonce %d): the P-chain signs only the latest weight; GET the SetL1ValidatorWeightTx with nonce %d",
+				tx.ID(), weight.ValidationID, weight.Weight, weight.Nonce, current.Weight, current.MinNonce, current.MinNonce-1)
+		}
+		if current.MinNonce != weight.Nonce+1 || current.Weight != weight.Weight {
+			// The tx set both; only a state read before it was applied
+			// could differ.
+			return Request{}, newError(KindUnavailable,
+				"transaction %s set L1 validator %s's weight to %d with nonce %d, which this node's P-chain state (weight %d, minNonce %d) does not show yet; try again shortly",
+				tx.ID(), weight.ValidationID, weight.Weight, weight.Nonce, current.Weight, current.MinNonce)
+		}
+		msg, err := weightMessage(networkID, weight)
+		if err != nil {
+			return Request{}, fmt.Errorf("building the weight message of %s: %w", tx.ID(), err)
+		}
+		return l1Request(msg, nil, current.SubnetID), nil
+	}
+
+	// Removed: the validator's subnet left the state with it. When the
+	// manager chain is a chain of the L1 (the usual case), the manager
+	// chain's subnet is the L1; a manager on another chain (the C-chain,
+	// say) leaves the L1 unnamed, and the search below finds nothing.
+	if found {
+		// A removed validation ID never comes back; only a P-chain state
+		// this node has not caught up with could show it.
+		return Request{}, newError(KindUnavailable,
+			"transaction %s removed L1 validator %s, which this node's P-chain still lists; try again shortly", tx.ID(), weight.ValidationID)
+	}
+	subnetID, err := st.subnetOf(ctx, sourceChainID)
+	if err != nil {
+		return Request{}, fmt.Errorf("finding the subnet of %s's manager chain %s: %w", tx.ID(), sourceChainID, err)
+	}
+	index, ok := conversionIndex(subnetID, weight.ValidationID)
+	if !ok {
+		return Request{}, newError(KindInvalidRequest,
+			"transaction %s removed L1 validator %s, which is none of the validators the conversion of subnet %s (its manager chain's subnet) created: if a RegisterL1ValidatorTx registered it, the P-chain signs its L1ValidatorRegistration(false) only with that tx's RegisterL1Validator message as justification, so GET that RegisterL1ValidatorTx, which now yields this message; if the L1 is managed from a chain outside it (the C-chain, say), the removal does not name the L1: POST the L1ValidatorRegistration(false) message with its SubnetIDIndex justification instead",
+			tx.ID(), weight.ValidationID, subnetID)
+	}
+	justification, err := proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
+		Preimage: &platformvm.L1ValidatorRegistrationJustification_ConvertSubnetToL1TxData{
+			ConvertSubnetToL1TxData: &platformvm.SubnetIDIndex{SubnetId: subnetID[:], Index: index},
+		},
+	})
+	if err != nil {
+		return Request{}, fmt.Errorf("encoding the justification of %s: %w", tx.ID(), err)
+	}
+	msg, err := registrationMessage(networkID, weight.ValidationID, false)
+	if err != nil {
+		return Request{}, fmt.Errorf("building the registration message of %s: %w", tx.ID(), err)
+	}
+	return l1Request(msg, justification, subnetID), nil
+}
+
+// conversionIndex finds i with validationID == subnetID.Append(i): the
+// validation IDs the P-chain gave a conversion's validators.
+func conversionIndex(subnetID, validationID ids.ID) (uint32, bool) {
+	for i := uint32(0); i < maxConversionIndex; i++ {
+		if subnetID.Append(i) == validationID {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// registerMessageOf reads the RegisterL1Validator message a
+// RegisterL1ValidatorTx carries, as the P-chain's executor does.
+func registerMessageOf(u *txs.RegisterL1ValidatorTx) (*message.RegisterL1Validator, error) {
+	signed, err := warp.ParseMessage(u.Message)
+	if err != nil {
+		return nil, err
+	}
+	call, err := payload.ParseAddressedCall(signed.Payload)
+	if err != nil {
+		return nil, err
+	}
+	return message.ParseRegisterL1Validator(call.Payload)
+}
+
+// weightMessageOf reads the L1ValidatorWeight message a
+// SetL1ValidatorWeightTx carries, and the chain that sent it.
+func weightMessageOf(u *txs.SetL1ValidatorWeightTx) (ids.ID, *message.L1ValidatorWeight, error) {
+	signed, err := warp.ParseMessage(u.Message)
+	if err != nil {
+		return ids.Empty, nil, err
+	}
+	call, err := payload.ParseAddressedCall(signed.Payload)
+	if err != nil {
+		return ids.Empty, nil, err
+	}
+	weight, err := message.ParseL1ValidatorWeight(call.Payload)
+	if err != nil {
+		return ids.Empty, nil, err
+	}
+	return signed.SourceChainID, weight, nil
+}
+
+func registrationMessage(networkID uint32, validationID ids.ID, registered bool) (*warp.UnsignedMessage, error) {
+	registration, err := message.NewL1ValidatorRegistration(validationID, registered)
+	if err != nil {
+		return nil, err
+	}
+	return pchainMessage(networkID, registration.Bytes())
+}
+
+// weightMessage is the P-chain's acknowledgement of a weight change: the
+// same fields, sent from the P-chain.
+func weightMessage(networkID uint32, weight *message.L1ValidatorWeight) (*warp.UnsignedMessage, error) {
+	ack, err := message.NewL1ValidatorWeight(weight.ValidationID, weight.Nonce, weight.Weight)
+	if err != nil {
+		return nil, err
+	}
+	return pchainMessage(networkID, ack.Bytes())
+}
+
+// pchainMessage wraps an ACP-77 payload as the P-chain sends it: an
+// AddressedCall with an empty source address, from the P-chain.
+func pchainMessage(networkID uint32, payloadBytes []byte) (*warp.UnsignedMessage, error) {
+	call, err := payload.NewAddressedCall(nil, payloadBytes)
+	if err != nil {
+		return nil, err
+	}
+	return warp.NewUnsignedMessage(networkID, constants.PlatformChainID, call.Bytes())
+}
+
+// l1Request aggregates a P-chain message from the L1's validators.
+func l1Request(msg *warp.UnsignedMessage, justification []byte, l1 ids.ID) Request {
+	return Request{
+		Message: msg.Bytes(), Justification: justification,
+		SigningSubnetID: l1, HasSigningSubnetID: true,
+		QuorumPercentage: txQuorumPercentage,
+	}
+}
