@@ -43,6 +43,11 @@ type supplyState struct {
 	// rewards are the potential rewards of the stakers the block being
 	// written makes current at acceptance, for their staker rows.
 	rewards map[ids.ID]uint64
+	// noPending says the pending-staker rows are empty: a scan found none
+	// and no staker was made pending since. It spares a Badger iterator per
+	// block, which is most of a block's write cost on a chain past Durango,
+	// where no staker is ever pending.
+	noPending bool
 }
 
 // after is the supply to store with the block just tracked (nil: unknown).
@@ -146,6 +151,7 @@ func supplyTx(txn *blockTxn, net *PrimaryNetwork, b *pdata.Block, ts int64, tx *
 			return nil
 		}
 		if !b.Durango {
+			s.noPending = false
 			return txn.set(pendingKey(st.Start, st.PendingPriority, tx.ID), nil)
 		}
 		if s.rewards == nil {
@@ -180,16 +186,25 @@ func supplyTx(txn *blockTxn, net *PrimaryNetwork, b *pdata.Block, ts int64, tx *
 // platformvm's order, adding each one's reward to the supply and to its
 // staker row.
 func promote(txn *blockTxn, net *PrimaryNetwork, chainTime int64) error {
+	if txn.supply.noPending {
+		return nil
+	}
 	prefix := key{tagPending}
 	var due [][]byte
-	hi := prefix.u64(uint64(chainTime) + 1)
-	err := scanRange(context.Background(), txn.txn, prefix, prefix, hi, false, func(item *badger.Item) (bool, error) {
+	later := false // a pending staker starts after chainTime
+	err := scanRange(context.Background(), txn.txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
+		k := item.Key()
+		if int64(beUint64(k[1:9])) > chainTime {
+			later = true
+			return false, nil
+		}
 		due = append(due, item.KeyCopy(nil))
 		return true, nil
 	})
 	if err != nil {
 		return fmt.Errorf("listing pending stakers: %w", err)
 	}
+	txn.supply.noPending = !later
 	for _, k := range due {
 		txID, err := ids.ToID(k[len(k)-ids.IDLen:])
 		if err != nil {
