@@ -179,6 +179,34 @@ type blockTxn struct {
 	// l1fees is the L1 validator fee state after the last P-chain block
 	// this transaction wrote (l1fees.go).
 	l1fees l1FeeState
+	// prev is the stored record of block prevHeight (nil: not stored),
+	// read once for the chain time, the supply and the L1 fees that the
+	// transaction's first block carries on from.
+	prev       *blockRecord
+	prevHeight uint64
+	prevRead   bool
+}
+
+// previousBlock reads the stored record of the block before height, the
+// state the ordered writer carries on from; nil when it is not stored.
+func previousBlock(txn *blockTxn, height uint64) (*blockRecord, error) {
+	if txn.prevRead && txn.prevHeight == height-1 {
+		return txn.prev, nil
+	}
+	v, err := txn.get(blockKey(txn.chain, height-1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s block %d: %w", txn.chain, height-1, err)
+	}
+	var prev *blockRecord
+	if v != nil {
+		r, err := decodeBlock(txn.chain, height-1, v)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s block %d: %w", txn.chain, height-1, err)
+		}
+		prev = &r
+	}
+	txn.prev, txn.prevHeight, txn.prevRead = prev, height-1, true
+	return prev, nil
 }
 
 func (s *Store) newBlockTxn(chain netinfo.Chain) *blockTxn {

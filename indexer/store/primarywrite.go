@@ -125,16 +125,12 @@ func (w *PrimaryWriter) chainTimeBefore(txn *blockTxn, net *PrimaryNetwork, heig
 	if height <= 1 {
 		return net.GenesisTime, nil
 	}
-	v, err := txn.get(blockKey(w.chain, height-1))
+	prev, err := previousBlock(txn, height)
 	if err != nil {
-		return 0, fmt.Errorf("reading %s block %d for the chain time: %w", w.chain, height-1, err)
+		return 0, fmt.Errorf("the chain time: %w", err)
 	}
-	if v == nil {
+	if prev == nil {
 		return txn.cursor.LastBlockTs, nil
-	}
-	prev, err := decodeBlock(w.chain, height-1, v)
-	if err != nil {
-		return 0, fmt.Errorf("reading %s block %d for the chain time: %w", w.chain, height-1, err)
 	}
 	if prev.NextChainTime != 0 {
 		return prev.NextChainTime, nil

@@ -228,21 +228,3 @@ func promote(txn *blockTxn, net *PrimaryNetwork, chainTime int64) error {
 	}
 	return nil
 }
-
-// previousBlock reads the record of the block before height, the state the
-// ordered writer carries on from (supply, L1 fees); nil when it is not
-// stored.
-func previousBlock(txn *blockTxn, height uint64) (*blockRecord, error) {
-	v, err := txn.get(blockKey(txn.chain, height-1))
-	if err != nil {
-		return nil, fmt.Errorf("reading block %d: %w", height-1, err)
-	}
-	if v == nil {
-		return nil, nil
-	}
-	prev, err := decodeBlock(txn.chain, height-1, v)
-	if err != nil {
-		return nil, fmt.Errorf("reading block %d: %w", height-1, err)
-	}
-	return &prev, nil
-}
