@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -20,7 +19,7 @@ import (
 // vertex), then two linear blocks, one of which spends a UTXO a vertex
 // created that a second address co-owns without signing for it.
 type dagScenario struct {
-	txs        map[ids.ID]*pdata.Tx
+	fakeTxs
 	genesis    *pdata.Block
 	vertices   []*pdata.Vertex
 	linear     []*pdata.Block
@@ -32,29 +31,8 @@ type dagScenario struct {
 	fromVertex []pdata.TxVertex // d1's vertices
 }
 
-func (sc *dagScenario) tx(name, typ string, consumed []pdata.Input, produced ...pdata.UTXO) *pdata.Tx {
-	id := ids.ID{'d', name[0], name[len(name)-1]}
-	tx := &pdata.Tx{ID: id, Type: typ, Bytes: id[:], Consumed: consumed, Produced: produced}
-	sc.txs[id] = tx
-	return tx
-}
-
-func (sc *dagScenario) decode(_ netinfo.Chain, b []byte) (*pdata.Tx, error) {
-	id, err := ids.ToID(b)
-	if err != nil {
-		return nil, err
-	}
-	tx, ok := sc.txs[id]
-	if !ok {
-		return nil, fmt.Errorf("unknown tx %s", id)
-	}
-	cp := *tx
-	cp.Produced = append([]pdata.UTXO(nil), tx.Produced...)
-	return &cp, nil
-}
-
 func newDAGScenario(t *testing.T) *dagScenario {
-	sc := &dagScenario{txs: map[ids.ID]*pdata.Tx{}}
+	sc := &dagScenario{fakeTxs: newFakeTxs('d')}
 	sc.asset = sc.tx("asset", "CreateAssetTx", nil)
 	sc.x1 = out(sc.asset.ID, 0, 2000, addrA)
 	sc.asset.Produced = []pdata.UTXO{sc.x1}

@@ -74,7 +74,7 @@ func spend(u pdata.UTXO) pdata.Input {
 // fixture holds the txs of the scenario and decodes their bytes (the bytes
 // are the tx ID) back into copies of them.
 type fixture struct {
-	txs map[ids.ID]*pdata.Tx
+	fakeTxs
 
 	gP, gX                 *pdata.Block
 	t1, t2, t3, t4, t5     *pdata.Tx
@@ -86,14 +86,23 @@ type fixture struct {
 	cx1, unknown           pdata.UTXO
 }
 
-func (f *fixture) tx(name, typ string, consumed []pdata.Input, produced ...pdata.UTXO) *pdata.Tx {
-	id := ids.ID{'t', name[0], name[len(name)-1]}
+// fakeTxs holds a scenario's txs under IDs made of a tag byte and their
+// name, and decodes their bytes (the ID) back to a copy.
+type fakeTxs struct {
+	tag byte
+	txs map[ids.ID]*pdata.Tx
+}
+
+func newFakeTxs(tag byte) fakeTxs { return fakeTxs{tag: tag, txs: map[ids.ID]*pdata.Tx{}} }
+
+func (f fakeTxs) tx(name, typ string, consumed []pdata.Input, produced ...pdata.UTXO) *pdata.Tx {
+	id := ids.ID{f.tag, name[0], name[len(name)-1]}
 	tx := &pdata.Tx{ID: id, Type: typ, Bytes: id[:], Consumed: consumed, Produced: produced}
 	f.txs[id] = tx
 	return tx
 }
 
-func (f *fixture) decode(_ netinfo.Chain, b []byte) (*pdata.Tx, error) {
+func (f fakeTxs) decode(_ netinfo.Chain, b []byte) (*pdata.Tx, error) {
 	id, err := ids.ToID(b)
 	if err != nil {
 		return nil, err
@@ -108,7 +117,7 @@ func (f *fixture) decode(_ netinfo.Chain, b []byte) (*pdata.Tx, error) {
 }
 
 func newFixture() *fixture {
-	f := &fixture{txs: map[ids.ID]*pdata.Tx{}}
+	f := &fixture{fakeTxs: newFakeTxs('t')}
 	// P genesis: a pseudo tx with ID ids.Empty holds the allocations.
 	f.g1 = out(ids.Empty, 0, 1000, addrA)
 	f.g2 = out(ids.Empty, 1, 500, addrA)
