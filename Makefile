@@ -25,6 +25,14 @@ NODE_FLAGS   ?=
 # A data dir not seeded yet gets sample activity on P, X and C (and the
 # examples that show it); SEED=0 skips that.
 SEED         ?= 1
+# NODES=5 runs the local network with the five validators its genesis names,
+# sybil protection on: node 1 on the ports above hosts avadata, nodes 2-5 take
+# the next ports (9652/9653 ... 9658/9659) and live in DATA_DIR/nodes. A data
+# dir keeps the node count it was made with.
+NODES        ?= 1
+# The validators' keys ship with the node's module (staking/local); asked of
+# go only when NODES is not 1.
+LOCAL_STAKING_DIR = $(shell $(GO) list -m -f '{{.Dir}}' github.com/ava-labs/avalanchego)/staking/local
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
 
@@ -83,7 +91,8 @@ subnet-evm-plugin: $(SUBNET_EVM_BIN)
 run: build
 	exec $(LOCALNET) --avalanchego=$(AVALANCHEGO) --plugin-dir=$(PLUGIN_DIR) \
 		--data-dir=$(DATA_DIR) --http-port=$(HTTP_PORT) --staking-port=$(STAKING_PORT) \
-		--node-flags='$(NODE_FLAGS)' --seed=$(SEED) $(RUN_FLAGS)
+		--node-flags='$(NODE_FLAGS)' --seed=$(SEED) --nodes=$(NODES) \
+		$(if $(filter-out 1,$(NODES)),--local-staking-dir=$(LOCAL_STAKING_DIR)) $(RUN_FLAGS)
 
 clean:
 	rm -rf $(BUILD)
@@ -112,12 +121,15 @@ test-e2e: build
 # chain; the latency one times 100 transactions per EVM chain (the C-chain's
 # take ~2 s each). The HTTP one serves AVADATA_BENCH_HTTP_TXS synthetic
 # transactions (default 1M) to 32 clients, next to the node's own eth API.
+# The signature aggregation one starts a 5-validator network and times the
+# quorum for fresh and cached messages, one client and 16.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
 	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
 	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
 	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/
 	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/
+	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;
 # rebuild them after changing tests/contracts/src. Needs node and npm; not

@@ -34,6 +34,10 @@ func (fakeTxSource) subnetOf(_ context.Context, chainID ids.ID) (ids.ID, error) 
 	return ids.Empty, newError(KindNotFound, "unknown chain %s", chainID)
 }
 
+func (fakeTxSource) validationCreator(ctx context.Context, validationID ids.ID) (*txs.Tx, error) {
+	return platformTxSource{}.validationCreator(ctx, validationID)
+}
+
 func TestConversionMessage(t *testing.T) {
 	sk, err := localsigner.New()
 	require.NoError(t, err)

@@ -48,6 +48,11 @@ type pchainState interface {
 	l1Validator(ctx context.Context, validationID ids.ID) (v l1ValidatorState, found bool, err error)
 	// subnetOf returns the subnet a chain belongs to.
 	subnetOf(ctx context.Context, chainID ids.ID) (ids.ID, error)
+	// validationCreator returns the committed tx that created the L1
+	// validation validationID (a RegisterL1ValidatorTx, or the
+	// ConvertSubnetToL1Tx it was a validator of), or a KindNotFound *Error
+	// saying why it cannot be found (validationindex.go).
+	validationCreator(ctx context.Context, validationID ids.ID) (*txs.Tx, error)
 }
 
 // registrationRequest is the request for a committed RegisterL1ValidatorTx:
@@ -69,11 +74,7 @@ func registrationRequest(ctx context.Context, networkID uint32, st pchainState, 
 	}
 	var justification []byte
 	if !found {
-		justification, err = proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
-			Preimage: &platformvm.L1ValidatorRegistrationJustification_RegisterL1ValidatorMessage{
-				RegisterL1ValidatorMessage: register.Bytes(),
-			},
-		})
+		justification, err = registerJustification(register)
 		if err != nil {
 			return Request{}, fmt.Errorf("encoding the justification of %s: %w", tx.ID(), err)
 		}
@@ -91,11 +92,14 @@ func registrationRequest(ctx context.Context, networkID uint32, st pchainState, 
 // weight change or the validator's removal supersedes it, and the
 // P-chain then refuses it (a 400 naming the current state, not an
 // aggregation bound to fail). A weight of 0 removed the validator: the
-// P-chain signs L1ValidatorRegistration(false), justified by the
-// conversion's subnet and index when the validator came from the
-// conversion; one registered by a RegisterL1ValidatorTx is justified by
-// that tx's message, which this node cannot look up by validation ID, so
-// the client is sent to that tx's GET, which yields the same message.
+// P-chain signs L1ValidatorRegistration(false), justified by where the
+// validation came from (removalJustification).
+//
+// Once a validator is removed, the P-chain signs nothing about its weight
+// any more, only L1ValidatorRegistration(false); that is the removal's
+// message, which a validator manager waits for (completeValidatorRemoval),
+// not the answer to a weight change it no longer waits for: the GET of a
+// weight change to a removed validator is a 400 pointing at the removal.
 func weightRequest(ctx context.Context, networkID uint32, st pchainState, tx *txs.Tx, u *txs.SetL1ValidatorWeightTx) (Request, error) {
 	sourceChainID, weight, err := weightMessageOf(u)
 	if err != nil {
@@ -108,7 +112,7 @@ func weightRequest(ctx context.Context, networkID uint32, st pchainState, tx *tx
 	if weight.Weight > 0 {
 		if !found {
 			return Request{}, newError(KindInvalidRequest,
-				"transaction %s set L1 validator %s's weight to %d (nonce %d), but that validator has since been removed: the P-chain no longer signs that weight, only L1ValidatorRegistration(false) for it (GET the removing SetL1ValidatorWeightTx, or the validator's RegisterL1ValidatorTx)",
+				"transaction %s set L1 validator %s's weight to %d (nonce %d), but that validator has since been removed: the P-chain no longer signs any weight for it, only L1ValidatorRegistration(false), which the GET of the SetL1ValidatorWeightTx that removed it (weight 0) returns",
 				tx.ID(), weight.ValidationID, weight.Weight, weight.Nonce)
 		}
 		if current.MinNonce > weight.Nonce+1 {
@@ -130,39 +134,101 @@ func weightRequest(ctx context.Context, networkID uint32, st pchainState, tx *tx
 		return l1Request(msg, nil, current.SubnetID), nil
 	}
 
-	// Removed: the validator's subnet left the state with it. When the
-	// manager chain is a chain of the L1 (the usual case), the manager
-	// chain's subnet is the L1; a manager on another chain (the C-chain,
-	// say) leaves the L1 unnamed, and the search below finds nothing.
+	// Removed.
 	if found {
 		// A removed validation ID never comes back; only a P-chain state
 		// this node has not caught up with could show it.
 		return Request{}, newError(KindUnavailable,
 			"transaction %s removed L1 validator %s, which this node's P-chain still lists; try again shortly", tx.ID(), weight.ValidationID)
 	}
-	subnetID, err := st.subnetOf(ctx, sourceChainID)
-	if err != nil {
-		return Request{}, fmt.Errorf("finding the subnet of %s's manager chain %s: %w", tx.ID(), sourceChainID, err)
+	subnetID, justification, err := removalJustification(ctx, st, sourceChainID, weight.ValidationID)
+	if KindOf(err) == KindNotFound {
+		return Request{}, newError(KindNotFound,
+			"transaction %s removed L1 validator %s: the P-chain signs its L1ValidatorRegistration(false) only with the transaction that created the validation as justification, and %v. If that transaction was accepted only just now, try again shortly; otherwise POST the L1ValidatorRegistration(false) message with its justification (the RegisterL1Validator message, or the conversion's SubnetIDIndex) and the L1 as signingSubnetId",
+			tx.ID(), weight.ValidationID, err)
 	}
-	index, ok := conversionIndex(subnetID, weight.ValidationID)
-	if !ok {
-		return Request{}, newError(KindInvalidRequest,
-			"transaction %s removed L1 validator %s, which is none of the validators the conversion of subnet %s (its manager chain's subnet) created: if a RegisterL1ValidatorTx registered it, the P-chain signs its L1ValidatorRegistration(false) only with that tx's RegisterL1Validator message as justification, so GET that RegisterL1ValidatorTx, which now yields this message; if the L1 is managed from a chain outside it (the C-chain, say), the removal does not name the L1: POST the L1ValidatorRegistration(false) message with its SubnetIDIndex justification instead",
-			tx.ID(), weight.ValidationID, subnetID)
-	}
-	justification, err := proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
-		Preimage: &platformvm.L1ValidatorRegistrationJustification_ConvertSubnetToL1TxData{
-			ConvertSubnetToL1TxData: &platformvm.SubnetIDIndex{SubnetId: subnetID[:], Index: index},
-		},
-	})
 	if err != nil {
-		return Request{}, fmt.Errorf("encoding the justification of %s: %w", tx.ID(), err)
+		return Request{}, fmt.Errorf("justifying the removal of L1 validator %s by %s: %w", weight.ValidationID, tx.ID(), err)
 	}
 	msg, err := registrationMessage(networkID, weight.ValidationID, false)
 	if err != nil {
 		return Request{}, fmt.Errorf("building the registration message of %s: %w", tx.ID(), err)
 	}
 	return l1Request(msg, justification, subnetID), nil
+}
+
+// removalJustification proves to the P-chain where a removed validator's
+// validation ID came from, and names its L1 (the subnet that signs).
+//
+// A validator of the conversion of the manager chain's subnet (the usual
+// case: the manager runs on the L1) is justified by that subnet and its
+// index, found without the index. Otherwise the plugin's P-chain index
+// gives the tx that created the validation: a RegisterL1ValidatorTx,
+// whose RegisterL1Validator message is the justification, or a
+// conversion of an L1 managed from outside it (the C-chain, say), whose
+// subnet and index are. A KindNotFound error says why the index has none.
+func removalJustification(ctx context.Context, st pchainState, managerChainID, validationID ids.ID) (ids.ID, []byte, error) {
+	// The P-chain accepted the manager's message, so it knows the manager
+	// chain; were it not so, the index still knows the validation.
+	managerSubnet, err := st.subnetOf(ctx, managerChainID)
+	switch {
+	case err == nil:
+		if index, ok := conversionIndex(managerSubnet, validationID); ok {
+			justification, err := conversionJustification(managerSubnet, index)
+			return managerSubnet, justification, err
+		}
+	case KindOf(err) != KindNotFound:
+		return ids.Empty, nil, fmt.Errorf("finding the subnet of the manager chain %s: %w", managerChainID, err)
+	}
+	creator, err := st.validationCreator(ctx, validationID)
+	if err != nil {
+		return ids.Empty, nil, err
+	}
+	switch u := creator.Unsigned.(type) {
+	case *txs.RegisterL1ValidatorTx:
+		register, err := registerMessageOf(u)
+		if err != nil {
+			return ids.Empty, nil, fmt.Errorf("reading the RegisterL1Validator message of %s: %w", creator.ID(), err)
+		}
+		if register.ValidationID() != validationID {
+			return ids.Empty, nil, fmt.Errorf("the P-chain index gave %s, which registered validation %s, not %s",
+				creator.ID(), register.ValidationID(), validationID)
+		}
+		justification, err := registerJustification(register)
+		return register.SubnetID, justification, err
+	case *txs.ConvertSubnetToL1Tx:
+		for i := range u.Validators {
+			if u.Subnet.Append(uint32(i)) == validationID {
+				justification, err := conversionJustification(u.Subnet, uint32(i))
+				return u.Subnet, justification, err
+			}
+		}
+		return ids.Empty, nil, fmt.Errorf("the P-chain index gave %s, a conversion of subnet %s none of whose %d validators is %s",
+			creator.ID(), u.Subnet, len(u.Validators), validationID)
+	default:
+		return ids.Empty, nil, fmt.Errorf("the P-chain index gave %s, a %s, as the creator of L1 validation %s",
+			creator.ID(), txTypeName(creator.Unsigned), validationID)
+	}
+}
+
+// registerJustification proves a validation ID is the hash of the
+// RegisterL1Validator message that registered it.
+func registerJustification(register *message.RegisterL1Validator) ([]byte, error) {
+	return proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
+		Preimage: &platformvm.L1ValidatorRegistrationJustification_RegisterL1ValidatorMessage{
+			RegisterL1ValidatorMessage: register.Bytes(),
+		},
+	})
+}
+
+// conversionJustification proves a validation ID is the index-th validator
+// of subnetID's conversion.
+func conversionJustification(subnetID ids.ID, index uint32) ([]byte, error) {
+	return proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
+		Preimage: &platformvm.L1ValidatorRegistrationJustification_ConvertSubnetToL1TxData{
+			ConvertSubnetToL1TxData: &platformvm.SubnetIDIndex{SubnetId: subnetID[:], Index: index},
+		},
+	})
 }
 
 // conversionIndex finds i with validationID == subnetID.Append(i): the

@@ -152,6 +152,12 @@ func (p *pchain) subnetOf(_ context.Context, chainID ids.ID) (ids.ID, error) {
 	return subnetID, nil
 }
 
+// validationCreator: this fake keeps no P-chain index (removal tests wrap
+// it in one, indexedTxSource).
+func (p *pchain) validationCreator(ctx context.Context, validationID ids.ID) (*txs.Tx, error) {
+	return platformTxSource{}.validationCreator(ctx, validationID)
+}
+
 // commit records a tx carrying a manager message (signature irrelevant
 // here: the P-chain checked it when it committed the tx).
 func (p *pchain) commit(unsigned txs.UnsignedTx) *txs.Tx {
@@ -309,13 +315,15 @@ func TestSetL1ValidatorWeightTxMessage(t *testing.T) {
 	r := p.ask(req)
 	require.NotNil(t, r.signature, "the P-chain signs the removal: %d %s", r.code, r.message)
 
-	// A removed validator that a RegisterL1ValidatorTx registered: its
-	// justification is that tx's message; the client is sent there.
+	// A removed validator that is none of the conversion's: its
+	// justification is the tx that created it, which only an index of the
+	// P-chain finds (validatormessages_removal_test.go); without one, a 404
+	// says so.
 	other := ids.GenerateTestID()
 	msg, err := message.NewL1ValidatorWeight(other, 0, 0)
 	require.NoError(t, err)
 	tx := p.commit(&txs.SetL1ValidatorWeightTx{Message: l1.managerMessage(t, msg.Bytes())})
 	_, err = p.request(tx)
-	require.Equal(t, KindInvalidRequest, KindOf(err), "%v", err)
-	require.ErrorContains(t, err, "GET that RegisterL1ValidatorTx")
+	require.Equal(t, KindNotFound, KindOf(err), "%v", err)
+	require.ErrorContains(t, err, "this node keeps no index of the P-chain")
 }

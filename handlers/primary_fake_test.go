@@ -135,7 +135,7 @@ func involvesAny(tx *pdata.IndexedTx, addrs []ids.ShortID) bool {
 		owners = append(owners, u.Owners.Addrs...)
 	}
 	for _, in := range tx.Tx.Consumed {
-		owners = append(owners, in.Signers...)
+		owners = append(owners, in.Signers.Addresses()...)
 	}
 	for _, a := range tx.Tx.EVMInputs {
 		owners = append(owners, ids.ShortID(a.Address))

@@ -13,16 +13,53 @@ import (
 	"github.com/avadata/avadata/indexer/nodeapi"
 )
 
+// connectRetryMax bounds the wait between two attempts to connect the
+// indexer.
+const connectRetryMax = 30 * time.Second
+
+// connectIndexerRetrying connects the indexer, retrying with backoff until
+// it succeeds or ctx ends (Shutdown). A node that restarts with sybil
+// protection on answers its P-chain API with 503 until it has bootstrapped
+// from its peers, which can take minutes after this chain started; giving up
+// on the first error left the plugin without an index until the next
+// restart. Each failure is the startup error that status and health show
+// until an attempt succeeds.
+func (vm *VM) connectIndexerRetrying(ctx context.Context) (*indexer.Indexer, *nodeapi.Client, error) {
+	backoff := time.Second
+	for attempt := 1; ; attempt++ {
+		ix, client, err := vm.connectIndexer(ctx)
+		if err == nil {
+			vm.setStartupErr(nil)
+			return ix, client, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		vm.setStartupErr(err)
+		vm.log.Warn("indexer not started yet, retrying", zap.Error(err),
+			zap.Int("attempt", attempt), zap.Duration("retryIn", backoff))
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, connectRetryMax)
+	}
+}
+
 // connectIndexer finds the node's API, resolves the chains to follow and
 // builds their followers; the caller closes the returned indexer after
 // running it. The URI is handed to the alias task (buffered: it is read at
-// most once).
+// most once, so a retry does not hand it again).
 func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Client, error) {
 	uri, err := resolveNodeURI(ctx, vm.config.NodeURI, vm.snowCtx.ChainDataDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	vm.nodeURI <- uri
+	select {
+	case vm.nodeURI <- uri:
+	default:
+	}
 	vm.log.Info("following the node", zap.String("nodeURI", uri))
 	client := nodeapi.New(uri)
 	chains, err := vm.resolveChains(ctx, client)

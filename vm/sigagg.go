@@ -3,11 +3,15 @@ package vm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/store"
 )
 
 // SignatureAggregatorConfig is the signatureAggregator chain config key.
@@ -59,8 +63,45 @@ func (vm *VM) newAggregator() error {
 	if err != nil {
 		return fmt.Errorf("creating the signature aggregator: %w", err)
 	}
+	// GET of a validator's removal needs the tx that created the
+	// validation, which only the P-chain index can find.
+	if chains, err := vm.config.FollowedChains(); err == nil && slices.Contains(chains, netinfo.P) {
+		agg.UseValidationIndex(newValidationIndex(vm.store))
+	}
 	vm.sigagg = agg
 	return nil
+}
+
+// validationIndex finds, for the aggregator, the P-chain tx that created
+// an L1 validation in the index (store.PrimaryReader.L1ValidationCreator).
+type validationIndex struct {
+	store  *store.Store
+	reader *store.PrimaryReader
+}
+
+func newValidationIndex(st *store.Store) validationIndex {
+	// The lookup reads rows only; it decodes no tx.
+	return validationIndex{store: st, reader: st.PrimaryReader(nil)}
+}
+
+func (v validationIndex) ValidationCreator(ctx context.Context, validationID ids.ID) (aggregator.ValidationLookup, error) {
+	// The cursor first: the lookup then saw at least the blocks it names.
+	cursor, err := v.store.Cursor(ctx, netinfo.P, store.StreamBlocks)
+	if err != nil {
+		return aggregator.ValidationLookup{}, fmt.Errorf("reading the P-chain index's progress: %w", err)
+	}
+	creator, found, err := v.reader.L1ValidationCreator(ctx, validationID)
+	if err != nil {
+		return aggregator.ValidationLookup{}, err
+	}
+	lookup := aggregator.ValidationLookup{}
+	if cursor.NextHeight > 0 {
+		lookup.IndexedHeight = cursor.NextHeight - 1
+	}
+	if found {
+		lookup.SignedTx = creator.Bytes
+	}
+	return lookup, nil
 }
 
 // runAggregator connects the aggregator to the validators until ctx ends

@@ -147,13 +147,9 @@ func (vm *VM) initHTTP() error {
 
 // runIndexer waits for the node's API, then runs the followers until ctx ends.
 func (vm *VM) runIndexer(ctx context.Context) {
-	ix, client, err := vm.connectIndexer(ctx)
+	ix, client, err := vm.connectIndexerRetrying(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
-			vm.log.Error("indexer not started", zap.Error(err))
-		}
-		vm.setStartupErr(err)
-		return
+		return // Shutdown
 	}
 	defer ix.Close()
 	vm.mu.Lock()

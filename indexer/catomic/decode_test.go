@@ -96,13 +96,15 @@ func TestDecodeImportTx(t *testing.T) {
 	require.Equal(t, tx.SignedBytes(), got.Bytes)
 	require.Equal(t, TypeImportTx, got.Type)
 	require.Equal(t, xChainID, got.SourceChain)
+	require.Len(t, got.Consumed, 1)
+	require.Equal(t, []ids.ShortID{testKey.Address()}, got.Consumed[0].Signers.Addresses())
+	got.Consumed[0].Signers = nil
 	require.Equal(t, []pdata.Input{{
 		UTXOID:      importable.InputID(),
 		TxID:        importable.TxID,
 		OutputIndex: importable.OutputIndex,
 		Asset:       avaxAssetID,
 		Amount:      5 * units.Avax,
-		Signers:     []ids.ShortID{testKey.Address()},
 	}}, got.Consumed)
 	require.Empty(t, got.Produced)
 	require.Len(t, got.EVMOutputs, 1)

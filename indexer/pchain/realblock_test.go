@@ -75,8 +75,8 @@ func TestRealApricotBlock(t *testing.T) {
 	require.Equal(t, "P-avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c", owner)
 	// The input's spender, recovered from the credential (pinned: the
 	// recovery itself is checked against known keys in tx_test.go).
-	require.Len(t, in.Signers, 1)
-	signer, err := address.Format("P", constants.MainnetHRP, in.Signers[0][:])
+	require.Len(t, in.Signers.Addresses(), 1)
+	signer, err := address.Format("P", constants.MainnetHRP, in.Signers.Addresses()[0][:])
 	require.NoError(t, err)
 	require.Equal(t, "P-avax1w5uedtd2sglyx05f2nm3h8l5s8s03yps88szus", signer)
 

@@ -53,7 +53,7 @@ func requireBase(t *testing.T, w *testWallet, d *decodedTx, base *avax.BaseTx) {
 		require.Equal(t, in.TxID, got.TxID)
 		require.Equal(t, in.OutputIndex, got.OutputIndex)
 		require.Equal(t, in.In.Amount(), got.Amount)
-		require.Equal(t, []ids.ShortID{w.fundedAddr()}, got.Signers)
+		require.Equal(t, []ids.ShortID{w.fundedAddr()}, got.Signers.Addresses())
 	}
 	for i, out := range base.Outs {
 		u := d.Produced[i]
@@ -123,7 +123,7 @@ func TestDecodeExportAndImport(t *testing.T) {
 	imported := d.Consumed[len(iutx.Ins)]
 	require.Equal(t, ids.Empty.Prefix(200).Prefix(1), imported.UTXOID)
 	require.Equal(t, 10*units.Avax, imported.Amount)
-	require.Equal(t, []ids.ShortID{w.fundedAddr()}, imported.Signers)
+	require.Equal(t, []ids.ShortID{w.fundedAddr()}, imported.Signers.Addresses())
 }
 
 // requireStake checks a staking tx's stake: at len(Outs)+i, staked for the

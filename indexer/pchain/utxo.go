@@ -11,6 +11,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/txsig"
 )
 
 // outputTypeTransfer is the only output type the P-chain holds (inside a
@@ -73,7 +74,7 @@ func ownersOf(o fx.Owner) *pdata.Owners {
 }
 
 // inputOf describes one spent UTXO; signers come from its credential.
-func inputOf(in *avax.TransferableInput, signers []ids.ShortID) pdata.Input {
+func inputOf(in *avax.TransferableInput, signers *txsig.Signers) pdata.Input {
 	return pdata.Input{
 		UTXOID:      in.InputID(),
 		TxID:        in.TxID,

@@ -2,6 +2,8 @@ package pdata
 
 import (
 	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/indexer/txsig"
 )
 
 // Tx is one accepted primary-network transaction, decoded, with every effect
@@ -66,9 +68,9 @@ type Input struct {
 	Asset       ids.ID
 	Amount      uint64
 	// Signers are the addresses whose signatures the credential of this
-	// input holds (recovered from the signatures); they stand for the
-	// spender when the spent UTXO's own row is not known yet.
-	Signers []ids.ShortID
+	// input holds (recovered from the signatures when asked); they stand
+	// for the spender when the spent UTXO's own row is not known yet.
+	Signers *txsig.Signers
 }
 
 // EVMAmount is one C-chain account credit or debit of an atomic tx.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/txsig"
 )
 
 // dagScenario is an X-chain with a DAG era: a genesis asset, three vertices
@@ -60,7 +61,7 @@ func newDAGScenario(t *testing.T) *dagScenario {
 
 	// m is A's and B's (one signature of either spends it); A signs.
 	in := spend(sc.m)
-	in.Signers = []ids.ShortID{addrA}
+	in.Signers = txsig.Known(addrA)
 	sc.l1 = sc.tx("l1", "BaseTx", []pdata.Input{in})
 	sc.q = out(sc.l1.ID, 0, 699, addrD)
 	sc.l1.Produced = []pdata.UTXO{sc.q}

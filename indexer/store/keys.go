@@ -47,8 +47,8 @@ import (
 //	                                                         (the reward tx's block time)
 //	0x35  rwdnode | nodeID(20) | time(8) | utxoID(32)        stakingTxID(32): a reward UTXO paid for a staker of
 //	                                                         the node (a delegator's VALIDATOR_FEE included)
-//	0x36  l1val | validationID(32)                           nodeID(20) | subnetID(32) of an L1 validation
-//	                                                         (l1validation.go)
+//	0x36  l1val | validationID(32)                           nodeID(20) | subnetID(32) | creating txID(32) of an
+//	                                                         L1 validation (l1validation.go)
 //	0x37  ppend | start(8) | priority(1) | txID(32)          "" : a pre-Durango primary-network staker still pending,
 //	                                                         in platformvm's promotion order (supply.go)
 //	0x38  l1end | validationID(32)                           EndAccumulatedFee(8) of an active L1 validator (l1fees.go)
@@ -173,8 +173,10 @@ const (
 // supply in block records, potential rewards in staker rows and the pending
 // staker rows (0x37); a version 5 store has no supply to carry on from.
 // 7: the L1 validator fee state in block records and the active L1
-// validator rows (0x38, 0x39); a version 6 block record does not decode.)
-const SchemaVersion uint32 = 7
+// validator rows (0x38, 0x39); a version 6 block record does not decode.
+// 8: the tx that created an L1 validation in its row (0x36); a version 7
+// row lacks it.)
+const SchemaVersion uint32 = 8
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}

@@ -14,6 +14,7 @@ import (
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/txsig"
 )
 
 // A small primary network: genesis UTXOs on P and an asset on X, a transfer,
@@ -68,7 +69,7 @@ func stake(u pdata.UTXO, start, end int64) pdata.UTXO {
 
 func spend(u pdata.UTXO) pdata.Input {
 	return pdata.Input{UTXOID: u.ID, TxID: u.TxID, OutputIndex: u.OutputIndex, Asset: u.Asset, Amount: u.Amount,
-		Signers: u.Owners.Addrs}
+		Signers: txsig.Known(u.Owners.Addrs...)}
 }
 
 // fixture holds the txs of the scenario and decodes their bytes (the bytes

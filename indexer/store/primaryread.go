@@ -186,7 +186,7 @@ func (r *PrimaryReader) consumedUTXO(txn *badger.Txn, rec *ptxRecord, tx *pdata.
 	fallback := pdata.UTXO{ID: uid}
 	if in != nil {
 		fallback = pdata.UTXO{ID: uid, TxID: in.TxID, OutputIndex: in.OutputIndex, Asset: in.Asset, Amount: in.Amount,
-			Owners: pdata.Owners{Threshold: 1, Addrs: in.Signers}}
+			Owners: pdata.Owners{Threshold: 1, Addrs: in.Signers.Addresses()}}
 	}
 	u, found, err := loadIndexedUTXO(txn, uid, fallback)
 	if err != nil || found {

@@ -27,7 +27,7 @@ func consumeUTXO(txn *blockTxn, at txPlace, txID ids.ID, in *pdata.Input) ([]ids
 	}
 	u, ok, err := readUTXORow(txn, in.UTXOID)
 	if err != nil || !ok {
-		return in.Signers, err
+		return in.Signers.Addresses(), err
 	}
 	return u.Owners.Addrs, writeBalances(txn, &u, &spent)
 }

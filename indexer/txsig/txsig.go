@@ -1,10 +1,15 @@
 // Package txsig recovers who signed a primary-network tx's inputs, for the
 // P-chain, X-chain and C-chain atomic decoders alike. The index uses the
-// signers as an input's spender when the spent UTXO is not indexed (yet):
-// an import indexed before its export, or a UTXO of a chain not followed.
+// signers as an input's spender only when the spent UTXO is not indexed
+// (yet): an import indexed before its export, or a UTXO of a chain not
+// followed. That is rare, and a public-key recovery is the most expensive
+// step of decoding a tx (about 70% of a P- or X-chain catch-up's decoding
+// CPU), so the decoders hand out Signers that recover only when asked.
 package txsig
 
 import (
+	"sync"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/avalanchego/utils/hashing"
@@ -14,27 +19,31 @@ import (
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 )
 
+type signature = [secp256k1.SignatureLen]byte
+
 // Recovery recovers the signers of one tx's credentials. Every credential
 // signs the same hash (of the unsigned tx bytes), and a key that signs
 // several inputs repeats the same signature, so each distinct signature is
 // recovered once.
 type Recovery struct {
-	hash []byte
-	seen map[[secp256k1.SignatureLen]byte]ids.ShortID
+	unsigned []byte
+
+	mu   sync.Mutex
+	hash []byte // of unsigned, once a signature is recovered
+	seen map[signature]ids.ShortID
 }
 
-// New returns the recovery of a tx whose unsigned bytes are unsigned.
+// New returns the recovery of a tx whose unsigned bytes are unsigned. It
+// keeps unsigned, which the caller must not change.
 func New(unsigned []byte) *Recovery {
-	return &Recovery{hash: hashing.ComputeHash256(unsigned), seen: map[[secp256k1.SignatureLen]byte]ids.ShortID{}}
+	return &Recovery{unsigned: unsigned}
 }
 
-// Signers returns the addresses whose signatures cred holds, in signature
-// order. A signature that does not recover is skipped, not an error: the tx
-// was accepted, so its effects stand whatever its credentials hold (the avm
-// let at least one OperationTx through without checking them), and the
-// signers are a hint only. Credentials of other kinds have none.
-func (r *Recovery) Signers(cred verify.Verifiable) []ids.ShortID {
-	var sigs [][secp256k1.SignatureLen]byte
+// Signers returns the signers of cred, recovered when first asked.
+// Credentials of other kinds than secp256k1fx, nftfx and propertyfx have
+// none.
+func (r *Recovery) Signers(cred verify.Verifiable) *Signers {
+	var sigs []signature
 	switch c := cred.(type) {
 	case *secp256k1fx.Credential:
 		sigs = c.Sigs
@@ -42,21 +51,66 @@ func (r *Recovery) Signers(cred verify.Verifiable) []ids.ShortID {
 		sigs = c.Sigs
 	case *propertyfx.Credential:
 		sigs = c.Sigs
-	default:
+	}
+	if len(sigs) == 0 {
 		return nil
 	}
-	out := make([]ids.ShortID, 0, len(sigs))
-	for _, sig := range sigs {
-		addr, ok := r.seen[sig]
-		if !ok {
-			pk, err := secp256k1.RecoverPublicKeyFromHash(r.hash, sig[:])
-			if err != nil {
-				continue
-			}
-			addr = pk.Address()
-			r.seen[sig] = addr
-		}
-		out = append(out, addr)
+	return &Signers{rec: r, sigs: sigs}
+}
+
+// recover returns the address whose key made sig, or false when sig does
+// not recover.
+func (r *Recovery) recover(sig *signature) (ids.ShortID, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if addr, ok := r.seen[*sig]; ok {
+		return addr, true
 	}
-	return out
+	if r.hash == nil {
+		r.hash = hashing.ComputeHash256(r.unsigned)
+		r.seen = map[signature]ids.ShortID{}
+	}
+	pk, err := secp256k1.RecoverPublicKeyFromHash(r.hash, sig[:])
+	if err != nil {
+		return ids.ShortID{}, false
+	}
+	r.seen[*sig] = pk.Address()
+	return pk.Address(), true
+}
+
+// Signers are the addresses whose signatures one credential holds. They
+// are a hint only: the tx was accepted, so its effects stand whatever its
+// credentials hold (the avm let at least one OperationTx through without
+// checking them), and a signature that does not recover is skipped. A nil
+// *Signers has none. Safe for concurrent use.
+type Signers struct {
+	rec  *Recovery // nil for Known
+	sigs []signature
+
+	once  sync.Once
+	addrs []ids.ShortID
+}
+
+// Known returns signers that are already known (a test's, or a record's).
+func Known(addrs ...ids.ShortID) *Signers {
+	s := &Signers{addrs: addrs}
+	s.once.Do(func() {})
+	return s
+}
+
+// Addresses returns the signers in signature order, recovering them on the
+// first call.
+func (s *Signers) Addresses() []ids.ShortID {
+	if s == nil {
+		return nil
+	}
+	s.once.Do(func() {
+		s.addrs = make([]ids.ShortID, 0, len(s.sigs))
+		for i := range s.sigs {
+			if addr, ok := s.rec.recover(&s.sigs[i]); ok {
+				s.addrs = append(s.addrs, addr)
+			}
+		}
+	})
+	return s.addrs
 }

@@ -5,9 +5,7 @@ package xchain
 
 import (
 	"fmt"
-	"slices"
 
-	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/avm/block"
 	"github.com/ava-labs/avalanchego/vms/avm/fxs"
 	"github.com/ava-labs/avalanchego/vms/avm/txs"
@@ -130,7 +128,7 @@ func (v *txVisitor) OperationTx(tx *txs.OperationTx) error {
 				TxID:        id.TxID,
 				OutputIndex: id.OutputIndex,
 				Asset:       op.AssetID(),
-				Signers:     slices.Clone(cred), // the op's UTXOs share it
+				Signers:     cred, // the op's UTXOs share it
 			})
 		}
 	}
@@ -203,7 +201,7 @@ func (v *txVisitor) consume(ins []*avax.TransferableInput) {
 
 // nextCred returns the signers of the next credential (nil past the last
 // one: a genesis tx has none).
-func (v *txVisitor) nextCred() []ids.ShortID {
+func (v *txVisitor) nextCred() *txsig.Signers {
 	i := v.credIx
 	v.credIx++
 	if i >= len(v.tx.Creds) || v.tx.Creds[i] == nil {

@@ -120,7 +120,7 @@ func requireSpends(t *testing.T, got pdata.Input, u *avax.UTXO, amount uint64) {
 	require.Equal(t, u.OutputIndex, got.OutputIndex)
 	require.Equal(t, u.AssetID(), got.Asset)
 	require.Equal(t, amount, got.Amount)
-	require.Equal(t, []ids.ShortID{testKey.Address()}, got.Signers)
+	require.Equal(t, []ids.ShortID{testKey.Address()}, got.Signers.Addresses())
 }
 
 func TestDecodeBaseTx(t *testing.T) {

@@ -7,6 +7,13 @@
 // (EVM chain ID 99999; see EVMChains), writes the chain configs and restarts
 // the node once (a node reads chain configs only when it starts). Later
 // Starts on the same data dir just start the node again.
+//
+// With Config.Nodes set to LocalValidators, the same local network is run by
+// the five validators its genesis names, with their staking identities and
+// sybil protection on, so that its chains see real validator sets (warp
+// messages can be signed). Node 1 then hosts the avadata and subnet-evm
+// chains on the URLs of the one-node network, validates their subnets and
+// tracks them.
 package localnet
 
 import (
@@ -51,6 +58,34 @@ type Config struct {
 	SkipSubnetEVM bool
 	// Logf, when set, receives one line per bring-up step.
 	Logf func(format string, args ...any)
+
+	// Nodes is how many nodes run the network: 0 or 1 for the one-node
+	// network without sybil protection; LocalValidators for the local
+	// network run by the five validators its genesis names, with sybil
+	// protection on. Node 1 is the node the fields above describe (ports,
+	// data dir, output): it hosts the avadata chain and validates its
+	// subnet and the subnet-evm one. Nodes 2 to 5 live in
+	// <DataDir>/nodes/node<i>, write their output there, and take the next
+	// ports (HTTPPort+2, StakingPort+2, ...; free ones when those are 0). A
+	// data dir keeps the node count it was created with.
+	Nodes int
+	// LocalStakingDir holds the local genesis validators' staking keys,
+	// the staking/local dir of the avalanchego module. Only a multi-node
+	// network on a new data dir needs it: the keys are copied into the
+	// nodes' data dirs.
+	LocalStakingDir string
+}
+
+// multi reports whether the network has more than one node.
+func (c *Config) multi() bool { return c.Nodes > 1 }
+
+// perNodeFlags are flags a multi-node network sets per node; one value in
+// ExtraFlags for all five nodes would break it.
+var perNodeFlags = []string{
+	"network-id", "sybil-protection-enabled", "bootstrap-ips", "bootstrap-ids", "track-subnets",
+	"staking-tls-cert-file", "staking-tls-key-file", "staking-signer-key-file",
+	"staking-tls-cert-file-content", "staking-tls-key-file-content", "staking-signer-key-file-content",
+	"log-dir", "db-dir", "chain-data-dir", "chain-config-dir", "process-context-file", "config-file",
 }
 
 const (
@@ -79,6 +114,16 @@ func (c *Config) validate() error {
 	case c.HTTPPort < 0 || c.HTTPPort > 65535 || c.StakingPort < 0 || c.StakingPort > 65535:
 		return fmt.Errorf("localnet: ports out of range: http %d, staking %d", c.HTTPPort, c.StakingPort)
 	}
+	if c.Nodes != 0 && c.Nodes != 1 && c.Nodes != LocalValidators {
+		return fmt.Errorf("localnet: Nodes is %d; the local network has 1 node or the %d validators its genesis names", c.Nodes, LocalValidators)
+	}
+	if c.multi() {
+		for _, k := range perNodeFlags {
+			if _, ok := c.ExtraFlags[k]; ok {
+				return fmt.Errorf("localnet: ExtraFlags must not set %q on a %d-node network: it is set per node", k, c.Nodes)
+			}
+		}
+	}
 	if _, ok := c.ChainConfig["nodeURI"]; ok {
 		return errors.New("localnet: ChainConfig must not set nodeURI; the node's own URI is always used")
 	}
@@ -96,7 +141,10 @@ func (c *Config) validate() error {
 // a relative data dir would otherwise depend on the caller's working dir
 // staying the same across restarts.
 func (c *Config) absolutize() error {
-	for _, p := range []*string{&c.AvalancheGoPath, &c.PluginDir, &c.DataDir} {
+	for _, p := range []*string{&c.AvalancheGoPath, &c.PluginDir, &c.DataDir, &c.LocalStakingDir} {
+		if *p == "" {
+			continue // only LocalStakingDir may be empty (validated)
+		}
 		abs, err := filepath.Abs(*p)
 		if err != nil {
 			return fmt.Errorf("localnet: making %q absolute: %w", *p, err)
@@ -133,10 +181,17 @@ func (c *Config) logf(format string, args ...any) {
 // for the plugin's self-alias) and a 2 s health-check period so /ext/health
 // turns healthy in seconds instead of the default 30 s.
 func (c *Config) nodeArgs(httpPort, stakingPort int) []string {
+	return c.argsFor(c.DataDir, httpPort, stakingPort, nil)
+}
+
+// argsFor returns the command line of a node with data dir dataDir: the
+// flags of nodeArgs, then nodeFlags (a multi-node network's per-node
+// ones), then ExtraFlags.
+func (c *Config) argsFor(dataDir string, httpPort, stakingPort int, nodeFlags map[string]string) []string {
 	flags := map[string]string{
 		"network-id":               "local",
 		"sybil-protection-enabled": "false",
-		"data-dir":                 c.DataDir,
+		"data-dir":                 dataDir,
 		"http-host":                "127.0.0.1",
 		"http-port":                strconv.Itoa(httpPort),
 		"staking-port":             strconv.Itoa(stakingPort),
@@ -147,6 +202,9 @@ func (c *Config) nodeArgs(httpPort, stakingPort int) []string {
 		"plugin-dir":               c.PluginDir,
 		"fd-limit":                 "16384",
 		"log-level":                "info",
+	}
+	for k, v := range nodeFlags {
+		flags[k] = v
 	}
 	for k, v := range c.ExtraFlags {
 		flags[k] = v

@@ -34,6 +34,12 @@ const (
 // fatal, with an error that carries the last problem seen and the tail of
 // the node's output.
 func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, check func(context.Context) (problem string, fatal bool)) error {
+	return pollNode(ctx, proc, n.tail, n.LogDir(), what, check)
+}
+
+// pollNode is poll for any node: tail and logDir are that node's.
+func pollNode(ctx context.Context, proc *nodeProcess, tail *tailBuffer, logDir, what string, check func(context.Context) (problem string, fatal bool)) error {
+	failure := func(msg, problem string) error { return failureOf(tail, logDir, msg, problem) }
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
 	ticker := time.NewTicker(pollInterval)
@@ -41,7 +47,7 @@ func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, chec
 	problem := "not checked yet"
 	for {
 		if proc.exited() {
-			return n.failure(fmt.Sprintf("waiting for %s: node exited (%s)", what, proc.exitStatus()), problem)
+			return failure(fmt.Sprintf("waiting for %s: node exited (%s)", what, proc.exitStatus()), problem)
 		}
 		probeCtx, cancelProbe := context.WithTimeout(ctx, probeTimeout)
 		var fatal bool
@@ -51,13 +57,13 @@ func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, chec
 		case problem == "":
 			return nil
 		case fatal:
-			return n.failure(fmt.Sprintf("waiting for %s: giving up", what), problem)
+			return failure(fmt.Sprintf("waiting for %s: giving up", what), problem)
 		}
 		select {
 		case <-ticker.C:
 		case <-proc.done:
 		case <-ctx.Done():
-			return n.failure(fmt.Sprintf("waiting for %s: %v", what, ctx.Err()), problem)
+			return failure(fmt.Sprintf("waiting for %s: %v", what, ctx.Err()), problem)
 		}
 	}
 }
@@ -65,9 +71,14 @@ func (n *Network) poll(ctx context.Context, proc *nodeProcess, what string, chec
 // failure builds an error that says what was awaited, the last problem seen,
 // and where to look, with the tail of the node's output.
 func (n *Network) failure(msg, problem string) error {
+	return failureOf(n.tail, n.LogDir(), msg, problem)
+}
+
+// failureOf is failure for any node: tail and logDir are that node's.
+func failureOf(tail *tailBuffer, logDir, msg, problem string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s; last problem: %s\nnode logs: %s", msg, problem, n.LogDir())
-	if tail := n.tail.lines(tailLines); tail != "" {
+	fmt.Fprintf(&b, "%s; last problem: %s\nnode logs: %s", msg, problem, logDir)
+	if tail := tail.lines(tailLines); tail != "" {
 		fmt.Fprintf(&b, "\n--- last %d lines of node output ---\n%s", tailLines, tail)
 	}
 	return errors.New(b.String())
@@ -76,8 +87,63 @@ func (n *Network) failure(msg, problem string) error {
 // waitBootstrapped waits until P, X and C have bootstrapped, which is when
 // the P-chain accepts the txs that create the avadata chain.
 func (n *Network) waitBootstrapped(ctx context.Context, proc *nodeProcess) error {
-	client := info.NewClient(n.URI())
-	return n.poll(ctx, proc, "P, X and C to bootstrap", func(ctx context.Context) (string, bool) {
+	return n.poll(ctx, proc, "P, X and C to bootstrap", bootstrappedCheck(n.URI()))
+}
+
+// waitAllBootstrapped is waitBootstrapped for every node of the network.
+func (n *Network) waitAllBootstrapped(ctx context.Context) error {
+	if err := n.waitBootstrapped(ctx, n.process()); err != nil {
+		return err
+	}
+	for _, p := range n.peers {
+		proc, err := n.peerProcess(p)
+		if err != nil {
+			return err
+		}
+		if err := pollNode(ctx, proc, p.tail, p.logDir(), p.name()+"'s P, X and C to bootstrap", bootstrappedCheck(p.uri())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitPeersHealthy waits until nodes 2 to Nodes answer /ext/health with 200.
+func (n *Network) waitPeersHealthy(ctx context.Context) error {
+	for _, p := range n.peers {
+		proc, err := n.peerProcess(p)
+		if err != nil {
+			return err
+		}
+		// Asked every healthEvery only, like node 1: each /ext/health of an
+		// unhealthy node logs a WARN with every check's result.
+		uri, due, problem := p.uri(), time.Time{}, "not checked yet"
+		if err := pollNode(ctx, proc, p.tail, p.logDir(), p.name()+" to be healthy", func(ctx context.Context) (string, bool) {
+			if now := time.Now(); now.After(due) {
+				problem, _ = nodeHealthProblem(ctx, uri)
+				due = now.Add(healthEvery)
+			}
+			return problem, false
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (n *Network) peerProcess(p *peer) (*nodeProcess, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if p.proc == nil {
+		return nil, fmt.Errorf("%s is not running", p.name())
+	}
+	return p.proc, nil
+}
+
+// bootstrappedCheck is a poll check that P, X and C of the node at uri
+// have bootstrapped.
+func bootstrappedCheck(uri string) func(context.Context) (string, bool) {
+	client := info.NewClient(uri)
+	return func(ctx context.Context) (string, bool) {
 		for _, chain := range []string{"P", "X", "C"} {
 			done, err := client.IsBootstrapped(ctx, chain)
 			if err != nil {
@@ -88,7 +154,7 @@ func (n *Network) waitBootstrapped(ctx context.Context, proc *nodeProcess) error
 			}
 		}
 		return "", false
-	})
+	}
 }
 
 // WaitHealthy waits (at most two minutes) until /ext/health answers 200,
@@ -114,7 +180,11 @@ func (n *Network) waitHealthy(ctx context.Context) error {
 		healthDue     time.Time
 		healthProblem = "not checked yet"
 	)
-	return n.poll(ctx, proc, "the node and the avadata chain to be healthy", func(ctx context.Context) (string, bool) {
+	what := "the node and the avadata chain to be healthy"
+	if n.cfg.multi() {
+		what = "node 1 and the avadata chain to be healthy"
+	}
+	err := n.poll(ctx, proc, what, func(ctx context.Context) (string, bool) {
 		if now := time.Now(); now.After(healthDue) {
 			var fatal bool
 			healthProblem, fatal = nodeHealthProblem(ctx, n.URI())
@@ -139,6 +209,10 @@ func (n *Network) waitHealthy(ctx context.Context) error {
 		}
 		return "", false
 	})
+	if err != nil {
+		return err
+	}
+	return n.waitPeersHealthy(ctx)
 }
 
 // chainFailedMarker starts the failing check a node registers for a chain it

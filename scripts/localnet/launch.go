@@ -33,6 +33,9 @@ func (n *Network) launch() error {
 		return err
 	}
 	args := n.cfg.nodeArgs(n.state.HTTPPort, n.state.StakingPort)
+	if n.cfg.multi() {
+		args = n.cfg.argsFor(n.cfg.DataDir, n.state.HTTPPort, n.state.StakingPort, n.multiNodeFlags(1))
+	}
 	proc, err := startNodeProcess(n.cfg.AvalancheGoPath, args, stdout, stderr, closeOutput)
 	if err != nil {
 		closeOutput()
@@ -41,7 +44,11 @@ func (n *Network) launch() error {
 	n.mu.Lock()
 	n.proc = proc
 	n.mu.Unlock()
-	n.cfg.logf("node started (pid %d) at %s", proc.pid(), n.URI())
+	if n.cfg.multi() {
+		n.cfg.logf("node 1 started (pid %d) at %s", proc.pid(), n.URI())
+	} else {
+		n.cfg.logf("node started (pid %d) at %s", proc.pid(), n.URI())
+	}
 	return nil
 }
 
@@ -110,6 +117,12 @@ func (n *Network) checkNoNodeRunning() error {
 	if p, ok := n.cfg.ExtraFlags["process-context-file"]; ok {
 		path = p
 	}
+	return checkNoNodeRunningIn(path, n.cfg.DataDir)
+}
+
+// checkNoNodeRunningIn is checkNoNodeRunning for the node of dataDir, whose
+// process context file is path.
+func checkNoNodeRunningIn(path, dataDir string) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -131,5 +144,5 @@ func (n *Network) checkNoNodeRunning() error {
 		!bytes.Contains(cmdline, []byte("avalanchego")) {
 		return nil
 	}
-	return fmt.Errorf("a node (pid %d) is already running on data dir %s; stop it first", pc.PID, n.cfg.DataDir)
+	return fmt.Errorf("a node (pid %d) is already running on data dir %s; stop it first", pc.PID, dataDir)
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := readState(dir)
-	if err != nil || *got != *want {
+	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 	// A state without the subnet-evm chain does not mention it; one with it
@@ -96,7 +97,7 @@ func TestStateRoundTrip(t *testing.T) {
 	if err := writeState(dir, want); err != nil {
 		t.Fatal(err)
 	}
-	if got, err = readState(dir); err != nil || *got != *want {
+	if got, err = readState(dir); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v, %v; want %+v", got, err, want)
 	}
 }

@@ -15,8 +15,10 @@ import (
 // abandonGrace is how long a node that failed to come up gets to stop.
 const abandonGrace = 10 * time.Second
 
-// Network is a running (or stopped) local node with the avadata chain. Its
-// methods are safe for concurrent use.
+// Network is a running (or stopped) local node with the avadata chain, or
+// the local network's five validators, node 1 with the avadata chain (see
+// Config.Nodes). Its URLs are node 1's. Its methods are safe for concurrent
+// use.
 type Network struct {
 	cfg   Config // validated, with absolute paths
 	state state  // the chain and the ports, as saved in the data dir
@@ -24,6 +26,11 @@ type Network struct {
 
 	mu   sync.Mutex
 	proc *nodeProcess // nil while the node is not running
+
+	// Of a multi-node network only: node 1's staking identity, and nodes 2
+	// to Nodes.
+	id    identity
+	peers []*peer
 }
 
 // URI is the node's HTTP address, e.g. http://127.0.0.1:9650.
@@ -70,7 +77,7 @@ func (n *Network) OutputPath() string {
 	return filepath.Join(n.cfg.DataDir, outputFileName)
 }
 
-// PID is the node process's ID, 0 while it is not running.
+// PID is the node process's ID (node 1's), 0 while it is not running.
 func (n *Network) PID() int {
 	if p := n.process(); p != nil {
 		return p.pid()
@@ -80,13 +87,91 @@ func (n *Network) PID() int {
 
 // Exited returns a channel that is closed when the node process running now
 // exits, whether stopped, killed or crashed; already closed when no node runs.
+// On a multi-node network it is closed when any of its nodes exits.
 func (n *Network) Exited() <-chan struct{} {
-	if p := n.process(); p != nil {
-		return p.done
+	procs := n.running()
+	switch len(procs) {
+	case 0:
+		closed := make(chan struct{})
+		close(closed)
+		return closed
+	case 1:
+		return procs[0].done
 	}
-	closed := make(chan struct{})
-	close(closed)
-	return closed
+	exited := make(chan struct{})
+	var once sync.Once
+	for _, p := range procs {
+		go func() {
+			<-p.done
+			once.Do(func() { close(exited) })
+		}()
+	}
+	return exited
+}
+
+// Node is one node of the network.
+type Node struct {
+	// Index is the node's number, from 1; node 1 hosts the avadata chain.
+	Index int
+	// URI is the node's HTTP address.
+	URI string
+	// NodeID is the node's ID on a multi-node network, where it is one of
+	// the local genesis's validators; empty on a one-node network.
+	NodeID  ids.NodeID
+	DataDir string
+	LogDir  string
+	// PID is the node process's ID (node 1's), 0 while it is not running.
+	PID int
+}
+
+// Nodes lists the network's nodes, node 1 first.
+func (n *Network) Nodes() []Node {
+	nodes := []Node{{Index: 1, URI: n.URI(), NodeID: n.id.nodeID, DataDir: n.DataDir(), LogDir: n.LogDir(), PID: n.PID()}}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, p := range n.peers {
+		node := Node{Index: p.index, URI: p.uri(), NodeID: p.id.nodeID, DataDir: p.dataDir, LogDir: p.logDir()}
+		if p.proc != nil {
+			node.PID = p.proc.pid()
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes
+}
+
+// running returns the processes of the nodes that run, node 1 first.
+func (n *Network) running() []*nodeProcess {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var procs []*nodeProcess
+	if n.proc != nil {
+		procs = append(procs, n.proc)
+	}
+	for _, p := range n.peers {
+		if p.proc != nil {
+			procs = append(procs, p.proc)
+		}
+	}
+	return procs
+}
+
+// takeAll detaches every running process, node 1's first, so exactly one
+// caller stops each.
+func (n *Network) takeAll() []*nodeProcess {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var procs []*nodeProcess
+	if n.proc != nil {
+		procs = append(procs, n.proc)
+		n.proc = nil
+	}
+	for _, p := range n.peers {
+		if p.proc != nil {
+			procs = append(procs, p.proc)
+			p.proc = nil
+		}
+	}
+	return procs
 }
 
 func (n *Network) process() *nodeProcess {
@@ -105,9 +190,9 @@ func (n *Network) takeProcess() *nodeProcess {
 	return p
 }
 
-// Stop shuts the node down: SIGTERM, then SIGKILL of the node and its
-// plugins if it has not exited after 30 s or when ctx ends first. Stopping a
-// stopped network is a no-op.
+// Stop shuts the node down (every node, all at once): SIGTERM, then SIGKILL
+// of the node and its plugins if it has not exited after 30 s or when ctx
+// ends first. Stopping a stopped network is a no-op.
 func (n *Network) Stop(ctx context.Context) error {
 	if err := n.stop(ctx); err != nil {
 		return fmt.Errorf("localnet: %w", err)
@@ -115,8 +200,9 @@ func (n *Network) Stop(ctx context.Context) error {
 	return nil
 }
 
-// Kill SIGKILLs the node and its plugin processes at once, like a crash,
-// and returns when they are gone. Killing a stopped network is a no-op.
+// Kill SIGKILLs the node (every node) and its plugin processes at once, like
+// a crash, and returns when they are gone. Killing a stopped network is a
+// no-op.
 func (n *Network) Kill() error {
 	if err := n.kill(); err != nil {
 		return fmt.Errorf("localnet: %w", err)
@@ -124,9 +210,9 @@ func (n *Network) Kill() error {
 	return nil
 }
 
-// Restart stops the node if it still runs, starts it again on the same data
-// dir and ports, and waits until it is healthy. A failed Restart leaves no
-// node running.
+// Restart stops the node (every node) if it still runs, starts it again on
+// the same data dir and ports, and waits until it is healthy. A failed
+// Restart leaves no node running.
 func (n *Network) Restart(ctx context.Context) error {
 	if err := n.restart(ctx); err != nil {
 		return fmt.Errorf("localnet: %w", err)
@@ -136,11 +222,24 @@ func (n *Network) Restart(ctx context.Context) error {
 
 func (n *Network) stop(ctx context.Context) error { return n.stopWithin(ctx, stopGrace) }
 
+// stopWithin stops every node, all at once: a validator waits for no other
+// to shut down.
 func (n *Network) stopWithin(ctx context.Context, grace time.Duration) error {
-	proc := n.takeProcess()
-	if proc == nil {
-		return nil
+	procs := n.takeAll()
+	errs := make([]error, len(procs))
+	var wg sync.WaitGroup
+	for i, proc := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = n.stopProcess(ctx, proc, grace)
+		}()
 	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (n *Network) stopProcess(ctx context.Context, proc *nodeProcess, grace time.Duration) error {
 	escalated, err := proc.stop(ctx, grace)
 	if err != nil {
 		return fmt.Errorf("stopping node pid %d: %w", proc.pid(), err)
@@ -156,25 +255,28 @@ func (n *Network) stopWithin(ctx context.Context, grace time.Duration) error {
 // in the middle of creating the chain could leave its database in a state
 // the next Start has to cope with.
 func (n *Network) abandon() error {
-	if n.process() == nil {
+	if len(n.running()) == 0 {
 		return nil
 	}
 	began := time.Now()
-	n.cfg.logf("stopping the node: bring-up failed")
+	if n.cfg.multi() {
+		n.cfg.logf("stopping the nodes: bring-up failed")
+	} else {
+		n.cfg.logf("stopping the node: bring-up failed")
+	}
 	err := n.stopWithin(context.Background(), abandonGrace)
 	n.cfg.logf("node stopped in %s", time.Since(began).Round(time.Millisecond))
 	return err
 }
 
 func (n *Network) kill() error {
-	proc := n.takeProcess()
-	if proc == nil {
-		return nil
+	var errs []error
+	for _, proc := range n.takeAll() {
+		if err := proc.kill(); err != nil {
+			errs = append(errs, fmt.Errorf("killing node pid %d: %w", proc.pid(), err))
+		}
 	}
-	if err := proc.kill(); err != nil {
-		return fmt.Errorf("killing node pid %d: %w", proc.pid(), err)
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func (n *Network) restart(ctx context.Context) error {
@@ -187,8 +289,8 @@ func (n *Network) restart(ctx context.Context) error {
 // startAndWait starts the node and waits until it is healthy; a node that
 // does not get there is stopped, so a failure leaves nothing running.
 func (n *Network) startAndWait(ctx context.Context) error {
-	if err := n.launch(); err != nil {
-		return err
+	if err := n.launchAll(); err != nil {
+		return errors.Join(err, n.abandon()) // node 1 may run when another could not start
 	}
 	if err := n.waitHealthy(ctx); err != nil {
 		return errors.Join(err, n.abandon())

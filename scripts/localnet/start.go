@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/avadata/avadata/vm"
@@ -32,6 +33,9 @@ func Start(ctx context.Context, cfg Config) (_ *Network, err error) {
 		return nil, fmt.Errorf("localnet: data dir %s holds a chain of VM %s, not %s; delete it to start over",
 			cfg.DataDir, saved.VMID, vm.ID)
 	}
+	if err := checkNodeCount(&cfg, saved); err != nil {
+		return nil, err
+	}
 	if err := cfg.checkSubnetEVMPlugin(saved); err != nil {
 		return nil, fmt.Errorf("localnet: %w", err)
 	}
@@ -45,6 +49,11 @@ func Start(ctx context.Context, cfg Config) (_ *Network, err error) {
 		n.state = *saved
 	}
 	n.state.HTTPPort, n.state.StakingPort = httpPort, stakingPort
+	if cfg.multi() {
+		if err := n.setUpNodes(saved); err != nil {
+			return nil, fmt.Errorf("localnet: %w", err)
+		}
+	}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, n.abandon())
@@ -68,15 +77,25 @@ func Start(ctx context.Context, cfg Config) (_ *Network, err error) {
 // avadata chain and, unless skipped, the subnet-evm chain, then restart the
 // node so they read their configs (a node reads chain configs only when it
 // starts).
+//
+// A multi-node network starts all its nodes, and before that restart makes
+// node 1 a validator of the new chains' subnets, which it then tracks.
 func (n *Network) createNetwork(ctx context.Context) error {
-	n.cfg.logf("new network in %s", n.cfg.DataDir)
+	if n.cfg.multi() {
+		n.cfg.logf("new network of %d validators in %s", n.cfg.Nodes, n.cfg.DataDir)
+	} else {
+		n.cfg.logf("new network in %s", n.cfg.DataDir)
+	}
 	if err := writeEVMChainConfigIfMissing(n.cfg.chainConfigDir(), "C"); err != nil {
 		return err
 	}
-	if err := n.launch(); err != nil {
+	if err := n.writePeerCChainConfigs(); err != nil {
 		return err
 	}
-	if err := n.waitBootstrapped(ctx, n.process()); err != nil {
+	if err := n.launchAll(); err != nil {
+		return err
+	}
+	if err := n.waitAllBootstrapped(ctx); err != nil {
 		return err
 	}
 	genesisBytes := n.cfg.Genesis
@@ -102,8 +121,11 @@ func (n *Network) createNetwork(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := n.ensureSubnetValidators(ctx); err != nil {
+		return err
+	}
 	n.cfg.logf("restarting the node so the new chains read their configs")
-	return n.restart(ctx)
+	return n.restartForNewChains(ctx)
 }
 
 // resumeNetwork starts the node of an existing data dir, with the chain
@@ -114,25 +136,74 @@ func (n *Network) resumeNetwork(ctx context.Context, saved *state) error {
 	if err := writeAvadataChainConfig(n.cfg.chainConfigDir(), saved.ChainID, n.URI(), n.cfg.ChainConfig); err != nil {
 		return err
 	}
-	if n.state.HTTPPort != saved.HTTPPort || n.state.StakingPort != saved.StakingPort {
+	if n.state.HTTPPort != saved.HTTPPort || n.state.StakingPort != saved.StakingPort || !slices.Equal(n.state.Peers, saved.Peers) {
 		if err := writeState(n.cfg.DataDir, &n.state); err != nil {
 			return err
 		}
 	}
 	if n.state.SubnetEVM.created() || n.cfg.SkipSubnetEVM {
-		return n.startAndWait(ctx)
+		if err := n.startAndWait(ctx); err != nil {
+			return err
+		}
+		return n.ensureSubnetValidators(ctx)
 	}
-	if err := n.launch(); err != nil {
+	if err := n.launchAll(); err != nil {
 		return err
 	}
-	if err := n.waitBootstrapped(ctx, n.process()); err != nil {
+	if err := n.waitAllBootstrapped(ctx); err != nil {
 		return err
 	}
 	if err := n.addSubnetEVM(ctx); err != nil {
 		return err
 	}
+	if err := n.ensureSubnetValidators(ctx); err != nil {
+		return err
+	}
 	n.cfg.logf("restarting the node so the subnet-evm chain reads its config")
-	return n.restart(ctx)
+	return n.restartForNewChains(ctx)
+}
+
+// launchAll starts every node of the network, node 1 first, once all their
+// ports are known to be free.
+func (n *Network) launchAll() error {
+	for _, p := range n.peers {
+		if err := checkPortsFree(p.httpPort, p.stakingPort); err != nil {
+			return fmt.Errorf("%s: %w", p.name(), err)
+		}
+	}
+	if err := n.launch(); err != nil {
+		return err
+	}
+	return n.launchPeers()
+}
+
+// restartForNewChains restarts what must restart for chains created on the
+// running network to run: the node; on a multi-node network node 1 only,
+// which now tracks their subnets (the other nodes run no chain of them).
+func (n *Network) restartForNewChains(ctx context.Context) error {
+	if !n.cfg.multi() {
+		return n.restart(ctx)
+	}
+	if proc := n.takeProcess(); proc != nil {
+		if err := n.stopProcess(ctx, proc, stopGrace); err != nil {
+			return err
+		}
+	}
+	if err := n.launch(); err != nil {
+		return err
+	}
+	return n.waitHealthy(ctx)
+}
+
+// checkNodeCount refuses a data dir made for another node count: a
+// one-node network runs without sybil protection and with an identity of
+// its own, a multi-node one is the local genesis's validators.
+func checkNodeCount(cfg *Config, saved *state) error {
+	if saved == nil || saved.nodeCount() == max(cfg.Nodes, 1) {
+		return nil
+	}
+	return fmt.Errorf("localnet: data dir %s holds a network of %d node(s), not %d: run it with NODES=%d, or delete it (make clean-localnet) or use another data dir for a network of %d",
+		cfg.DataDir, saved.nodeCount(), max(cfg.Nodes, 1), saved.nodeCount(), max(cfg.Nodes, 1))
 }
 
 // addSubnetEVM creates the subnet-evm chain on the running node, writes its

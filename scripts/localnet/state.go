@@ -24,7 +24,21 @@ type state struct {
 	// SubnetEVM is absent in data dirs made with SkipSubnetEVM or before the
 	// subnet-evm chain existed.
 	SubnetEVM subnetEVMState `json:"subnetEVM,omitzero"`
+	// Nodes is the node count the network was created with; 0 in state
+	// files of one-node networks, which predate the field.
+	Nodes int `json:"nodes,omitempty"`
+	// Peers are nodes 2 to Nodes of a multi-node network, in order.
+	Peers []peerState `json:"peers,omitempty"`
 }
+
+// peerState is what the state file remembers of one of nodes 2 to 5.
+type peerState struct {
+	HTTPPort    int `json:"httpPort"`
+	StakingPort int `json:"stakingPort"`
+}
+
+// nodeCount is the number of nodes the state describes.
+func (s *state) nodeCount() int { return max(s.Nodes, 1) }
 
 func statePath(dataDir string) string { return filepath.Join(dataDir, stateFileName) }
 

@@ -130,14 +130,7 @@ func (sn *sigAggNet) verifyAgainst(t *testing.T, ctx context.Context, r reply, m
 	subnetID ids.ID, quorum uint64,
 ) int {
 	t.Helper()
-	var body struct {
-		SignedMessage string `json:"signedMessage"`
-	}
-	r.decode(t, &body)
-	raw, err := hex.DecodeString(body.SignedMessage)
-	require.NoError(t, err)
-	signed, err := avalancheWarp.ParseMessage(raw)
-	require.NoError(t, err)
+	signed := r.signedMessage(t)
 	require.Equal(t, msg.Bytes(), signed.UnsignedMessage.Bytes())
 	height, err := strconv.ParseUint(r.header.Get("X-Pchain-Height"), 10, 64)
 	require.NoError(t, err)
@@ -150,4 +143,18 @@ func (sn *sigAggNet) verifyAgainst(t *testing.T, ctx context.Context, r reply, m
 	n, err := signed.Signature.NumSigners()
 	require.NoError(t, err)
 	return n
+}
+
+// signedMessage is the signed warp message of a 200 reply.
+func (r reply) signedMessage(t *testing.T) *avalancheWarp.Message {
+	t.Helper()
+	var body struct {
+		SignedMessage string `json:"signedMessage"`
+	}
+	r.decode(t, &body)
+	raw, err := hex.DecodeString(body.SignedMessage)
+	require.NoError(t, err)
+	signed, err := avalancheWarp.ParseMessage(raw)
+	require.NoError(t, err)
+	return signed
 }

@@ -45,10 +45,12 @@ const sigAggL1ValidatorTxsWeight = 10
 // signs for it, signed by the L1's validators and verified against them
 // at the height returned; the same message signed by the primary network
 // (POST with signingSubnetId) verifies against the primary network. A
-// weight change a later one superseded, and the removal of a validator a
-// RegisterL1ValidatorTx registered, are 400s saying why; so is the
-// removal of a conversion's validator, whose L1 a C-chain manager's
-// message does not name (POST signs it).
+// weight change a later one superseded, or made to a validator removed
+// since, is a 400 saying why. A removal's GET returns
+// L1ValidatorRegistration(false), justified by the tx that created the
+// validation, which the plugin finds in its P-chain index: the
+// RegisterL1ValidatorTx, or the conversion (whose L1 a C-chain manager's
+// message does not name).
 func sigAggL1ValidatorTxs(t *testing.T, ctx context.Context, sn *sigAggNet, l1 *sigAggL1) {
 	v := newL1Validator(t)
 	register, err := message.NewRegisterL1Validator(l1.subnetID, v.nodeID,
@@ -90,10 +92,10 @@ func sigAggL1ValidatorTxs(t *testing.T, ctx context.Context, sn *sigAggNet, l1 *
 
 	// Removed: the P-chain now signs L1ValidatorRegistration(false),
 	// justified by the registration message, which the removal does not
-	// carry: its GET says to ask for the registration's, which yields it.
+	// carry: its GET finds the RegisterL1ValidatorTx in the plugin's P-chain
+	// index. The registration's GET yields the same message.
 	removal := setWeight(2, 0)
 	requireErrorBody(t, get(t, ctx, sn.url+"/"+second.ID().String()), http.StatusBadRequest, "has since been removed")
-	requireErrorBody(t, get(t, ctx, sn.url+"/"+removal.ID().String()), http.StatusBadRequest, "GET that RegisterL1ValidatorTx")
 	unregistered, err := message.NewL1ValidatorRegistration(validationID, false)
 	require.NoError(t, err)
 	justification, err := proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
@@ -102,16 +104,16 @@ func sigAggL1ValidatorTxs(t *testing.T, ctx context.Context, sn *sigAggNet, l1 *
 		},
 	})
 	require.NoError(t, err)
+	r := sn.requireTxMessage(t, ctx, removal.ID(), l1.subnetID, pchainWarp(t, unregistered), justification)
+	requireUnregistered(t, r, validationID)
 	sn.requireTxMessage(t, ctx, registerTx.ID(), l1.subnetID, pchainWarp(t, unregistered), justification)
 
 	// The removal of a conversion's validator is justified by the subnet
-	// and its index, but with the manager on the C-chain the removal does
-	// not name the L1: the GET says to POST it, and the L1 signs that.
+	// and its index; with the manager on the C-chain the removal does not
+	// name the L1, the conversion the index finds does.
 	const index = 3
 	converted := l1.subnetID.Append(index)
 	removal = setWeightOf(converted, 0, 0)
-	requireErrorBody(t, get(t, ctx, sn.url+"/"+removal.ID().String()), http.StatusBadRequest,
-		"POST the L1ValidatorRegistration(false) message with its SubnetIDIndex justification")
 	unregistered, err = message.NewL1ValidatorRegistration(converted, false)
 	require.NoError(t, err)
 	justification, err = proto.Marshal(&platformvm.L1ValidatorRegistrationJustification{
@@ -120,19 +122,23 @@ func sigAggL1ValidatorTxs(t *testing.T, ctx context.Context, sn *sigAggNet, l1 *
 		},
 	})
 	require.NoError(t, err)
-	want := pchainWarp(t, unregistered)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		r := sn.aggregate(t, ctx, map[string]any{"message": hex.EncodeToString(want.Bytes()),
-			"justification": hex.EncodeToString(justification), "signingSubnetId": l1.subnetID.String()})
-		if r.status == http.StatusOK {
-			sn.verifyAgainst(t, ctx, r, want, l1.subnetID, 67)
-			break
-		}
-		require.True(t, time.Now().Before(deadline), "POST the removal of %s: %d %s", converted, r.status, r.body)
-		t.Logf("POST the removal of %s: %d %s; asking again", converted, r.status, r.body)
-		time.Sleep(time.Second)
-	}
+	r = sn.requireTxMessage(t, ctx, removal.ID(), l1.subnetID, pchainWarp(t, unregistered), justification)
+	requireUnregistered(t, r, converted)
+}
+
+// requireUnregistered checks that a 200 reply's signed message is the
+// P-chain's L1ValidatorRegistration(validationID, false).
+func requireUnregistered(t *testing.T, r reply, validationID ids.ID) {
+	t.Helper()
+	signed := r.signedMessage(t)
+	require.Equal(t, constants.PlatformChainID, signed.SourceChainID)
+	call, err := payload.ParseAddressedCall(signed.Payload)
+	require.NoError(t, err)
+	require.Empty(t, call.SourceAddress)
+	registration, err := message.ParseL1ValidatorRegistration(call.Payload)
+	require.NoError(t, err)
+	require.Equal(t, validationID, registration.ValidationID)
+	require.False(t, registration.Registered)
 }
 
 // managerMessage sends payload from the L1's manager (EWOQ on the C-chain)
@@ -161,11 +167,13 @@ func (sn *sigAggNet) managerMessage(t *testing.T, ctx context.Context, msg []byt
 // L1 and verified against its validators at the height returned. The
 // validators may not all have accepted the tx's block when the node that
 // issued it has; those refuse at first, so a refusal is asked again for a
-// while. want, with justification, signed by the primary network instead,
-// must verify against the primary network.
+// while (and so is a 404 of an index that has not reached the tx a
+// message needs yet). want, with justification, signed by the primary
+// network instead, must verify against the primary network. It returns
+// the GET's reply.
 func (sn *sigAggNet) requireTxMessage(t *testing.T, ctx context.Context, txID, l1 ids.ID,
 	want *avalancheWarp.UnsignedMessage, justification []byte,
-) {
+) reply {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	var r reply
@@ -187,9 +195,10 @@ func (sn *sigAggNet) requireTxMessage(t *testing.T, ctx context.Context, txID, l
 	if justification != nil {
 		body["justification"] = hex.EncodeToString(justification)
 	}
-	r = sn.aggregate(t, ctx, body)
-	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
-	sn.verifyAgainst(t, ctx, r, want, constants.PrimaryNetworkID, 67)
+	primary := sn.aggregate(t, ctx, body)
+	require.Equal(t, http.StatusOK, primary.status, "%s", primary.body)
+	sn.verifyAgainst(t, ctx, primary, want, constants.PrimaryNetworkID, 67)
+	return r
 }
 
 // pchainWarp is msg as the P-chain sends it.

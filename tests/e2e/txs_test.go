@@ -41,6 +41,16 @@ func newTxIssuer(t testing.TB, ctx context.Context, uri string) *txIssuer {
 	return &txIssuer{uri: uri, wallet: w, eth: eth, dest: ids.GenerateTestShortID()}
 }
 
+// refreshWallet makes the wallet again, reading the UTXOs and the fee
+// state the chains have now.
+func (x *txIssuer) refreshWallet(t testing.TB, ctx context.Context) {
+	t.Helper()
+	kc := secp256k1fx.NewKeychain(genesis.EWOQKey)
+	w, err := primary.MakeWallet(ctx, x.uri, kc, kc, primary.WalletConfig{})
+	require.NoError(t, err, "making wallet again")
+	x.wallet = w
+}
+
 func (x *txIssuer) opts(ctx context.Context) []common.Option {
 	return []common.Option{common.WithContext(ctx), common.WithPollFrequency(10 * time.Millisecond)}
 }
@@ -72,12 +82,19 @@ func (x *txIssuer) issueP(t testing.TB, ctx context.Context, n int) {
 			Asset: avax.Asset{ID: assetID},
 			Out:   &secp256k1fx.TransferOutput{Amt: units.MilliAvax + uint64(i), OutputOwners: x.owner()},
 		}
-		for {
+		for stale := 0; ; {
 			_, err := x.wallet.P().IssueBaseTx([]*avax.TransferableOutput{out}, x.opts(ctx)...)
-			if err != nil && strings.Contains(err.Error(), "exceeds current gas capacity") && ctx.Err() == nil {
+			switch {
+			case err != nil && strings.Contains(err.Error(), "exceeds current gas capacity") && ctx.Err() == nil:
 				// The P-chain's dynamic fees refill gas capacity over
 				// time; hundreds of txs in a row drain it.
 				time.Sleep(time.Second)
+				continue
+			case err != nil && strings.Contains(err.Error(), "insufficient unlocked funds") && stale < 5:
+				// The wallet prices fees at the gas price it read when it
+				// was made, and hundreds of txs in a row raise it.
+				stale++
+				x.refreshWallet(t, ctx)
 				continue
 			}
 			require.NoError(t, err, "P BaseTx %d", i)

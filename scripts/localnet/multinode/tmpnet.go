@@ -48,6 +48,17 @@ type TmpnetConfig struct {
 	ChainConfig map[string]any
 	// Log receives tmpnet's progress lines; nil discards them.
 	Log io.Writer
+	// CChainConfig, when set, adds settings to every node's C-chain config.
+	// It is given the C-chain's ID, so it can add settings that name the
+	// chain, such as warp-off-chain-messages (the C-chain signs those only
+	// with itself as their source).
+	CChainConfig CChainConfigFunc
+	// ExternalNodes is how many of the Nodes, the last ones, are genesis
+	// validators that tmpnet makes keys for but does not run: the caller
+	// runs them (TmpnetNetwork.ExternalNodes). They are never beacons, and
+	// the other nodes become healthy without them. ChainNodes counts only
+	// the nodes that run.
+	ExternalNodes int
 }
 
 // TmpnetNetwork is a running temporary network.
@@ -55,6 +66,7 @@ type TmpnetNetwork struct {
 	network    *tmpnet.Network
 	log        logging.Logger
 	chainNodes int // the first chainNodes nodes run the avadata chain
+	external   []*tmpnet.Node
 }
 
 // startTimeout bounds waiting for every node to serve the avadata chain
@@ -80,8 +92,11 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 			return nil, fmt.Errorf("multinode: encoding chain config: %w", err)
 		}
 	}
-	chainNodes := cfg.Nodes
-	if cfg.ChainNodes > 0 && cfg.ChainNodes < cfg.Nodes {
+	if cfg.ExternalNodes < 0 || cfg.ExternalNodes >= cfg.Nodes {
+		return nil, errors.New("multinode: ExternalNodes must leave at least one node to run")
+	}
+	chainNodes := cfg.Nodes - cfg.ExternalNodes
+	if cfg.ChainNodes > 0 && cfg.ChainNodes < chainNodes {
 		chainNodes = cfg.ChainNodes
 	}
 	nodes := make([]*tmpnet.Node, cfg.Nodes)
@@ -121,12 +136,23 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 	for k, v := range tmpnet.DefaultTmpnetFlags() {
 		network.DefaultFlags[k] = v // health every 2s, admin API (self-alias), ...
 	}
+	if cfg.CChainConfig != nil {
+		if err := addCChainConfig(network, cfg.CChainConfig); err != nil {
+			return nil, fmt.Errorf("multinode: %w", err)
+		}
+	}
+	var external []*tmpnet.Node
+	if cfg.ExternalNodes > 0 {
+		if external, err = leaveExternal(network, cfg.Nodes-cfg.ExternalNodes); err != nil {
+			return nil, fmt.Errorf("multinode: %w", err)
+		}
+	}
 	log := logging.Logger(logging.NoLog{})
 	if cfg.Log != nil {
 		log = logging.NewLogger("tmpnet", logging.NewWrappedCore(logging.Info, nopCloser{cfg.Log}, logging.Plain.ConsoleEncoder()))
 	}
 
-	t := &TmpnetNetwork{network: network, log: log, chainNodes: chainNodes}
+	t := &TmpnetNetwork{network: network, log: log, chainNodes: chainNodes, external: external}
 	defer func() {
 		if err != nil && network.Dir != "" {
 			stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -2,7 +2,10 @@
 // avadata chain in the foreground (`make run`): it creates the network on the
 // first run, reuses the data dir afterwards, seeds a new data dir with sample
 // activity (--seed), prints the URLs and examples to try, and stops the node
-// cleanly on Ctrl-C or SIGTERM.
+// cleanly on Ctrl-C or SIGTERM. With --nodes=5 (`make run NODES=5`) the local
+// network is run by the five validators its genesis names, with sybil
+// protection on, node 1 hosting the avadata chain on the same URLs; its
+// validators sign warp messages, so the examples include an aggregation.
 package main
 
 import (
@@ -14,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -49,6 +53,8 @@ func run() error {
 	flag.BoolVar(&showOutput, "show-node-output", false, "stream the node's output here instead of into a file in the data dir")
 	flag.BoolVar(&doSeed, "seed", true, "on a data dir not seeded yet, make sample activity on P, X and C and print examples that show it")
 	flag.BoolVar(&cfg.SkipSubnetEVM, "skip-subnet-evm", false, "do not create the subnet-evm chain (EVM chain ID 99999) on a data dir that has none")
+	flag.IntVar(&cfg.Nodes, "nodes", 1, fmt.Sprintf("1, or %d for the local network's %d genesis validators with sybil protection on (node 1 on the ports above, the others on the next ones)", localnet.LocalValidators, localnet.LocalValidators))
+	flag.StringVar(&cfg.LocalStakingDir, "local-staking-dir", "", "the avalanchego module's staking/local dir, whose validator keys a new multi-node network copies")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", flag.Args())
@@ -85,9 +91,12 @@ func run() error {
 	var exitErr error
 	select {
 	case <-ctx.Done():
-		fmt.Fprintln(os.Stderr, "stopping the node...")
+		fmt.Fprintf(os.Stderr, "stopping %s...\n", nodesWord(network))
 	case <-network.Exited():
 		exitErr = errors.New("the node exited on its own; see its logs in " + network.LogDir())
+		if len(network.Nodes()) > 1 {
+			exitErr = errors.New("a node exited on its own; see the logs in " + logDirs(network))
+		}
 	}
 	stopCtx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
@@ -96,9 +105,29 @@ func run() error {
 		return errors.Join(exitErr, err)
 	}
 	if exitErr == nil {
-		fmt.Fprintf(os.Stderr, "node stopped in %s\n", time.Since(stopped).Round(time.Millisecond))
+		what := "node"
+		if nodes := network.Nodes(); len(nodes) > 1 {
+			what = fmt.Sprintf("%d nodes", len(nodes))
+		}
+		fmt.Fprintf(os.Stderr, "%s stopped in %s\n", what, time.Since(stopped).Round(time.Millisecond))
 	}
 	return exitErr
+}
+
+// nodesWord is "the node" for one node, "the 5 nodes" for five.
+func nodesWord(n *localnet.Network) string {
+	if nodes := n.Nodes(); len(nodes) > 1 {
+		return fmt.Sprintf("the %d nodes", len(nodes))
+	}
+	return "the node"
+}
+
+func logDirs(n *localnet.Network) string {
+	var dirs []string
+	for _, node := range n.Nodes() {
+		dirs = append(dirs, node.LogDir)
+	}
+	return strings.Join(dirs, ", ")
 }
 
 func printSummary(w io.Writer, n *localnet.Network, sample *seed.Sample, took time.Duration) {
@@ -120,6 +149,13 @@ func printSummary(w io.Writer, n *localnet.Network, sample *seed.Sample, took ti
 		p("  node output       %s", out)
 	}
 	p("  data dir          %s", n.DataDir())
+	if nodes := n.Nodes(); len(nodes) > 1 {
+		p("")
+		p("%d validators, sybil protection on; node 1 (%s) hosts avadata and validates its subnet:", len(nodes), nodes[0].NodeID)
+		for _, node := range nodes[1:] {
+			p("  node %d            %s  %s  (logs %s)", node.Index, node.URI, node.NodeID, node.LogDir)
+		}
+	}
 	p("")
 	p("try:")
 	p("  curl -s %s/v1/status", base)
@@ -134,5 +170,9 @@ func printSummary(w io.Writer, n *localnet.Network, sample *seed.Sample, took ti
 		seed.WriteSummary(w, base, sample)
 		p("")
 	}
-	p("Ctrl-C stops the node.")
+	if len(n.Nodes()) > 1 && (sample == nil || sample.Warp == nil || !sample.Warp.Signable) {
+		p("no sample warp message to aggregate: the data dir was not seeded (SEED=0, or seeding failed)")
+		p("")
+	}
+	p("Ctrl-C stops %s.", nodesWord(n))
 }
