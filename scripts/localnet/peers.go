@@ -3,8 +3,10 @@ package localnet
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -103,7 +105,8 @@ func (n *Network) setUpNodes(saved *state) error {
 // local network's validators: sybil protection on, its genesis identity,
 // every other node as a bootstrapper (so a node restarted alone catches up
 // with the others), and quick reconnects on the loopback. Node 1 also
-// tracks the subnets of the chains it runs.
+// tracks the subnets of the chains it runs, and runs with
+// AggregatorHostFlags: its avadata plugin hosts the signature aggregator.
 func (n *Network) multiNodeFlags(self int) map[string]string {
 	var ips, nodeIDs []string
 	add := func(stakingPort int, nodeID ids.NodeID) {
@@ -139,8 +142,35 @@ func (n *Network) multiNodeFlags(self int) map[string]string {
 		if len(subnets) > 0 {
 			flags["track-subnets"] = strings.Join(subnets, ",")
 		}
+		maps.Copy(flags, AggregatorHostFlags())
 	}
 	return flags
+}
+
+// AggregatorHostFlags are the node flags of a node whose avadata plugin
+// hosts the signature aggregator (avalanchego v1.14.2, config/flags.go).
+//
+// The aggregator is a non-validator peer of its own host, and the host
+// counts the plugin process's CPU as its own (rpcchainvm tracks the plugin
+// process), shared among the peers by how long their messages take to
+// process: under load mostly the aggregator's. The inbound CPU throttler
+// gives a non-validator min(max-non-validator-usage - the node's usage,
+// max-non-validator-node-usage), by default min(0.8×NumCPU - usage,
+// NumCPU/8), and stops reading a peer's connection while its share is
+// above that: under sustained load the host's own signatures then arrive
+// late or not at all. A peer's share is at most the node's usage, itself at
+// most NumCPU; with these values the allowance never falls below it, so
+// the host never stops reading the aggregator. They are the smallest that
+// guarantee it at full load; other non-validator peers are then no longer
+// CPU-throttled by that node either. The bandwidth, message-count and byte
+// throttlers' defaults (512 KiB/s, 1,024 messages and 2 MiB per peer) are
+// far above what the aggregator's small requests use.
+func AggregatorHostFlags() map[string]string {
+	cpus := float64(runtime.NumCPU())
+	return map[string]string{
+		"throttler-inbound-cpu-max-non-validator-usage":      strconv.FormatFloat(2*cpus, 'f', -1, 64),
+		"throttler-inbound-cpu-max-non-validator-node-usage": strconv.FormatFloat(cpus, 'f', -1, 64),
+	}
 }
 
 // trackedSubnets are the subnets of the chains node 1 runs besides the

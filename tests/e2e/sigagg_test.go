@@ -21,6 +21,7 @@ import (
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/scripts/localnet"
 	"github.com/avadata/avadata/scripts/localnet/multinode"
 	"github.com/avadata/avadata/tests/evmtest"
 )
@@ -235,6 +236,8 @@ func startSigAggNet(t *testing.T, ctx context.Context) *sigAggNet {
 		Nodes:       sigAggNodes,
 		ChainNodes:  1,
 		ChainConfig: testChainConfig(),
+		// Node 1's plugin hosts the aggregator.
+		ChainNodeFlags: localnet.AggregatorHostFlags(),
 	})
 	uris := n.URIs()
 	require.Len(t, uris, sigAggNodes)

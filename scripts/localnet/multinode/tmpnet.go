@@ -59,6 +59,11 @@ type TmpnetConfig struct {
 	// the other nodes become healthy without them. ChainNodes counts only
 	// the nodes that run.
 	ExternalNodes int
+	// ChainNodeFlags adds node flags (without the leading "--") to the
+	// nodes that run the avadata chain, over the network's defaults. Their
+	// plugin hosts the signature aggregator: localnet.AggregatorHostFlags
+	// are the flags such a node should run with.
+	ChainNodeFlags map[string]string
 }
 
 // TmpnetNetwork is a running temporary network.
@@ -104,6 +109,11 @@ func StartTmpnet(ctx context.Context, cfg TmpnetConfig) (_ *TmpnetNetwork, err e
 		nodes[i] = tmpnet.NewNode()
 		if err := nodes[i].EnsureKeys(); err != nil {
 			return nil, fmt.Errorf("multinode: making node keys: %w", err)
+		}
+	}
+	for _, node := range nodes[:chainNodes] {
+		for k, v := range cfg.ChainNodeFlags {
+			node.Flags[k] = v
 		}
 	}
 	network := &tmpnet.Network{
