@@ -3,13 +3,11 @@ package aggregator
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
-	"github.com/ava-labs/avalanchego/utils/crypto/bls"
 	"github.com/ava-labs/avalanchego/utils/crypto/bls/signer/localsigner"
 	pnetwork "github.com/ava-labs/avalanchego/vms/platformvm/network"
 	pchainsigner "github.com/ava-labs/avalanchego/vms/platformvm/signer"
@@ -52,17 +50,7 @@ func (p *pchain) weightTx(l1 *testL1, validationID ids.ID, nonce, weight uint64)
 func TestRemovalOfRegisteredValidator(t *testing.T) {
 	p := newPChain(t)
 	l1 := p.newL1()
-	sk, err := localsigner.New()
-	require.NoError(t, err)
-	owner := message.PChainOwner{}
-	expiry := uint64(time.Now().Add(time.Hour).Unix())
-	register, err := message.NewRegisterL1Validator(l1.subnetID, ids.GenerateTestNodeID(),
-		[bls.PublicKeyLen]byte(bls.PublicKeyToCompressedBytes(sk.PublicKey())), expiry, owner, owner, 40)
-	require.NoError(t, err)
-	vID := register.ValidationID()
-	registerTx := p.commit(&txs.RegisterL1ValidatorTx{Balance: 1, Message: l1.managerMessage(t, register.Bytes())})
-	p.putValidator(l1, vID, 40, 0)
-	p.state.PutExpiry(state.ExpiryEntry{Timestamp: expiry, ValidationID: vID})
+	vID, registerTx := p.registerValidator(l1, 40)
 	reweight := p.weightTx(l1, vID, 0, 50)
 	p.putValidator(l1, vID, 50, 1)
 	removal := p.weightTx(l1, vID, 1, 0)
@@ -70,7 +58,7 @@ func TestRemovalOfRegisteredValidator(t *testing.T) {
 
 	// The index has not reached the registration yet: a 404 that says so.
 	index := &fakeIndex{height: 7, creators: map[ids.ID][]byte{}}
-	_, err = p.indexedRequest(index, removal)
+	_, err := p.indexedRequest(index, removal)
 	require.Equal(t, KindNotFound, KindOf(err), "%v", err)
 	require.ErrorContains(t, err, "this node's P-chain index (through P-chain height 7) holds no transaction that created it")
 	require.ErrorContains(t, err, "try again shortly")

@@ -224,20 +224,27 @@ func requirePayload(t *testing.T, req Request, want message.Payload) {
 	require.Equal(t, want.Bytes(), call.Payload)
 }
 
-func TestRegisterL1ValidatorTxMessage(t *testing.T) {
-	p := newPChain(t)
-	l1 := p.newL1()
+// registerValidator commits a RegisterL1ValidatorTx of a new validator of
+// l1 with weight, and puts the validator in the P-chain's state.
+func (p *pchain) registerValidator(l1 *testL1, weight uint64) (ids.ID, *txs.Tx) {
 	sk, err := localsigner.New()
-	require.NoError(t, err)
+	require.NoError(p.t, err)
 	owner := message.PChainOwner{}
 	expiry := uint64(time.Now().Add(time.Hour).Unix())
 	register, err := message.NewRegisterL1Validator(l1.subnetID, ids.GenerateTestNodeID(),
-		[bls.PublicKeyLen]byte(bls.PublicKeyToCompressedBytes(sk.PublicKey())), expiry, owner, owner, 40)
-	require.NoError(t, err)
+		[bls.PublicKeyLen]byte(bls.PublicKeyToCompressedBytes(sk.PublicKey())), expiry, owner, owner, weight)
+	require.NoError(p.t, err)
 	vID := register.ValidationID()
-	tx := p.commit(&txs.RegisterL1ValidatorTx{Balance: 1, Message: l1.managerMessage(t, register.Bytes())})
-	p.putValidator(l1, vID, 40, 0)
+	tx := p.commit(&txs.RegisterL1ValidatorTx{Balance: 1, Message: l1.managerMessage(p.t, register.Bytes())})
+	p.putValidator(l1, vID, weight, 0)
 	p.state.PutExpiry(state.ExpiryEntry{Timestamp: expiry, ValidationID: vID})
+	return vID, tx
+}
+
+func TestRegisterL1ValidatorTxMessage(t *testing.T) {
+	p := newPChain(t)
+	l1 := p.newL1()
+	vID, tx := p.registerValidator(l1, 40)
 
 	// Registered: L1ValidatorRegistration(true), no justification, the
 	// L1 signs.

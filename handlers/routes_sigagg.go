@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/aggregator"
 )
 
 // Signature aggregator endpoints (spec 1 and 2).
@@ -60,32 +62,12 @@ func (s *server) sigAggRoutes() []route {
 	}
 }
 
-// aggregateSignaturesRequest is the validated input of
-// POST /v1/signatureAggregator/{network}/aggregateSignatures.
-type aggregateSignaturesRequest struct {
-	// Message is the unsigned warp message (nil if not given).
-	Message []byte
-	// Justification is the ACP-118 justification (nil if not given). At
-	// least one of Message and Justification is set.
-	Justification []byte
-	// SigningSubnetID is the subnet whose validators sign; unset means the
-	// source blockchain's subnet.
-	SigningSubnetID    ids.ID
-	HasSigningSubnetID bool
-	// QuorumPercentage (0..100, default 67) plus QuorumPercentageBuffer
-	// (0..100, default 0) is at most 100.
-	QuorumPercentage       uint64
-	QuorumPercentageBuffer uint64
-	// PChainHeight selects the validator set; 0 means the proposed height.
-	PChainHeight uint64
-}
-
 // parseAggregateSignaturesRequest validates {network}, then the JSON body.
 // The body is parsed strictly: it must be one JSON object with no fields but
 // the documented ones (exact spelling), and numbers must be JSON numbers.
 // A field set to null counts as absent.
-func (s *server) parseAggregateSignaturesRequest(r *http.Request) (aggregateSignaturesRequest, error) {
-	var req aggregateSignaturesRequest
+func (s *server) parseAggregateSignaturesRequest(r *http.Request) (aggregator.Request, error) {
+	var req aggregator.Request
 	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/aggregator"
 )
 
 const (
@@ -111,7 +113,7 @@ func TestParseAggregateSignaturesDefaults(t *testing.T) {
 	req = muxVars(req, map[string]string{"network": "local"})
 	got, err := s.parseAggregateSignaturesRequest(req)
 	require.NoError(t, err)
-	require.Equal(t, aggregateSignaturesRequest{
+	require.Equal(t, aggregator.Request{
 		Message:                []byte{0xaa, 0xbb},
 		QuorumPercentage:       67,
 		QuorumPercentageBuffer: 0,
@@ -123,7 +125,7 @@ func TestParseAggregateSignaturesDefaults(t *testing.T) {
 	req = muxVars(req, map[string]string{"network": "local"})
 	got, err = s.parseAggregateSignaturesRequest(req)
 	require.NoError(t, err)
-	require.Equal(t, aggregateSignaturesRequest{
+	require.Equal(t, aggregator.Request{
 		Justification:          []byte{1},
 		SigningSubnetID:        subnet,
 		HasSigningSubnetID:     true,

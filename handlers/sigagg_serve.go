@@ -36,15 +36,7 @@ func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request
 	if s.backend.SigAgg == nil {
 		return s.notServedYet(r)
 	}
-	res, err := s.backend.SigAgg.AggregateSignatures(r.Context(), aggregator.Request{
-		Message:                req.Message,
-		Justification:          req.Justification,
-		SigningSubnetID:        req.SigningSubnetID,
-		HasSigningSubnetID:     req.HasSigningSubnetID,
-		QuorumPercentage:       req.QuorumPercentage,
-		QuorumPercentageBuffer: req.QuorumPercentageBuffer,
-		PChainHeight:           req.PChainHeight,
-	})
+	res, err := s.backend.SigAgg.AggregateSignatures(r.Context(), req)
 	if err != nil {
 		return aggregationError(w, err)
 	}

@@ -93,9 +93,7 @@ type Signers struct {
 
 // Known returns signers that are already known (a test's, or a record's).
 func Known(addrs ...ids.ShortID) *Signers {
-	s := &Signers{addrs: addrs}
-	s.once.Do(func() {})
-	return s
+	return &Signers{addrs: addrs}
 }
 
 // Addresses returns the signers in signature order, recovering them on the
@@ -103,6 +101,9 @@ func Known(addrs ...ids.ShortID) *Signers {
 func (s *Signers) Addresses() []ids.ShortID {
 	if s == nil {
 		return nil
+	}
+	if s.rec == nil {
+		return s.addrs // Known
 	}
 	s.once.Do(func() {
 		s.addrs = make([]ids.ShortID, 0, len(s.sigs))

@@ -140,36 +140,29 @@ func (n *Network) Nodes() []Node {
 }
 
 // running returns the processes of the nodes that run, node 1 first.
-func (n *Network) running() []*nodeProcess {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var procs []*nodeProcess
-	if n.proc != nil {
-		procs = append(procs, n.proc)
-	}
-	for _, p := range n.peers {
-		if p.proc != nil {
-			procs = append(procs, p.proc)
-		}
-	}
-	return procs
-}
+func (n *Network) running() []*nodeProcess { return n.processes(false) }
 
 // takeAll detaches every running process, node 1's first, so exactly one
 // caller stops each.
-func (n *Network) takeAll() []*nodeProcess {
+func (n *Network) takeAll() []*nodeProcess { return n.processes(true) }
+
+// processes lists the running processes, node 1's first, detaching them
+// from the network when detach is set.
+func (n *Network) processes(detach bool) []*nodeProcess {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	var procs []*nodeProcess
-	if n.proc != nil {
-		procs = append(procs, n.proc)
-		n.proc = nil
-	}
-	for _, p := range n.peers {
-		if p.proc != nil {
-			procs = append(procs, p.proc)
-			p.proc = nil
+	add := func(proc **nodeProcess) {
+		if *proc != nil {
+			procs = append(procs, *proc)
+			if detach {
+				*proc = nil
+			}
 		}
+	}
+	add(&n.proc)
+	for _, p := range n.peers {
+		add(&p.proc)
 	}
 	return procs
 }
