@@ -220,29 +220,52 @@ func tokenIDBytes(id *big.Int) []byte {
 	return b[:]
 }
 
-func blockKey(chain netinfo.Chain, height uint64) []byte { return newKey(tagBlock, chain).u64(height) }
+// sizedKey starts a whole key of n bytes with its tag, so that it is built
+// in one allocation: the primary writers build several per tx. Only for
+// whole keys: a prefix that callers extend in two ways must have no spare
+// capacity, or the two keys would share it.
+func sizedKey(n int, tag byte) key { return append(make(key, 0, n), tag) }
+
+func blockKey(chain netinfo.Chain, height uint64) []byte {
+	return append(sizedKey(10, tagBlock), byte(chain)).u64(height)
+}
 
 func (k key) shortID(a ids.ShortID) key { return append(k, a[:]...) }
 
-func ptxKey(id ids.ID) []byte   { return key{tagPTx}.id(id) }
+func ptxKey(id ids.ID) []byte   { return sizedKey(33, tagPTx).id(id) }
 func assetKey(id ids.ID) []byte { return key{tagAsset}.id(id) }
-func utxoKey(id ids.ID) []byte  { return key{tagUTXO}.id(id) }
-func spentKey(id ids.ID) []byte { return key{tagSpent}.id(id) }
+func utxoKey(id ids.ID) []byte  { return sizedKey(33, tagUTXO).id(id) }
+func spentKey(id ids.ID) []byte { return sizedKey(33, tagSpent).id(id) }
 
 func chainTxKey(chain netinfo.Chain, pos pdata.TxPos) []byte {
-	return newKey(tagPChainTx, chain).u64(pos.Height).u32(pos.Index)
+	return append(sizedKey(14, tagPChainTx), byte(chain)).u64(pos.Height).u32(pos.Index)
 }
 
 func addrTxPrefix(chain netinfo.Chain, addr ids.ShortID) key {
 	return newKey(tagPAddr, chain).shortID(addr)
 }
 
+// addrTxKey is the whole 0x11 key: addr's row of the tx at pos.
+func addrTxKey(chain netinfo.Chain, addr ids.ShortID, pos pdata.TxPos) []byte {
+	return append(sizedKey(34, tagPAddr), byte(chain)).shortID(addr).u64(pos.Height).u32(pos.Index)
+}
+
 func uaddrPrefix(hold netinfo.Chain, addr ids.ShortID) key {
 	return newKey(tagUAddr, hold).shortID(addr)
 }
 
+// uaddrKey is the whole 0x22 key: addr's balance row of the UTXO.
+func uaddrKey(hold netinfo.Chain, addr ids.ShortID, utxo ids.ID) []byte {
+	return append(sizedKey(54, tagUAddr), byte(hold)).shortID(addr).id(utxo)
+}
+
 func proposerPrefix(chain netinfo.Chain, node ids.NodeID) key {
 	return newKey(tagProposer, chain).bytes(node.Bytes())
+}
+
+// proposerKey is the whole 0x41 key: node proposed the block at height.
+func proposerKey(chain netinfo.Chain, node ids.NodeID, height uint64) []byte {
+	return append(sizedKey(30, tagProposer), byte(chain)).bytes(node.Bytes()).u64(height)
 }
 
 // Staker kinds in the staker index keys: validators sort before delegators.

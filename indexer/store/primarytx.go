@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ava-labs/avalanchego/ids"
 
@@ -44,14 +45,10 @@ func writePrimaryTx(txn *blockTxn, net *PrimaryNetwork, at txPlace, tx *pdata.Tx
 		}
 		involved.add(owners...)
 	}
-	unstaked := make(map[ids.ID]bool, len(tx.Unstaked))
-	for _, id := range tx.Unstaked {
-		unstaked[id] = true
-	}
 	for i := range tx.Produced {
 		u := &tx.Produced[i]
 		involved.add(u.Owners.Addrs...)
-		if unstaked[u.ID] {
+		if slices.Contains(tx.Unstaked, u.ID) {
 			continue // returned stake is the stake UTXO itself, unstaked below
 		}
 		if err := produceUTXO(txn, net, at, tx.ID, u); err != nil {
@@ -89,29 +86,46 @@ func writePrimaryTx(txn *blockTxn, net *PrimaryNetwork, at txPlace, tx *pdata.Tx
 		return err
 	}
 	for _, addr := range involved.list {
-		if err := txn.set(addrTxPrefix(at.chain, addr).u64(at.pos.Height).u32(at.pos.Index), tx.ID[:]); err != nil {
+		if err := txn.set(addrTxKey(at.chain, addr, at.pos), tx.ID[:]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// addrSet collects addresses once each, in first-seen order.
+// addrSet collects addresses once each, in first-seen order. Most txs name
+// a handful, found faster by a scan of the list than in a map, which is made
+// only once the list grows past addrSetScan.
 type addrSet struct {
 	seen map[ids.ShortID]bool
 	list []ids.ShortID
 }
 
+const addrSetScan = 16
+
 func (s *addrSet) add(addrs ...ids.ShortID) {
 	for _, a := range addrs {
-		if s.seen == nil {
-			s.seen = map[ids.ShortID]bool{}
+		if s.has(a) {
+			continue
 		}
-		if !s.seen[a] {
+		s.list = append(s.list, a)
+		switch {
+		case s.seen != nil:
 			s.seen[a] = true
-			s.list = append(s.list, a)
+		case len(s.list) > addrSetScan:
+			s.seen = make(map[ids.ShortID]bool, 2*len(s.list))
+			for _, b := range s.list {
+				s.seen[b] = true
+			}
 		}
 	}
+}
+
+func (s *addrSet) has(a ids.ShortID) bool {
+	if s.seen != nil {
+		return s.seen[a]
+	}
+	return slices.Contains(s.list, a)
 }
 
 func (s *addrSet) addOwners(o *pdata.Owners) {

@@ -151,7 +151,7 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 		return err
 	}
 	if b.Proposer != nil && b.Proposer.NodeID != ids.EmptyNodeID {
-		if err := txn.set(proposerPrefix(chain, b.Proposer.NodeID).u64(b.Number), nil); err != nil {
+		if err := txn.set(proposerKey(chain, b.Proposer.NodeID, b.Number), nil); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ava-labs/avalanchego/ids"
 
+	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
@@ -37,9 +38,12 @@ func consumeUTXO(txn *blockTxn, at txPlace, txID ids.ID, in *pdata.Input) ([]ids
 func produceUTXO(txn *blockTxn, net *PrimaryNetwork, at txPlace, txID ids.ID, u *pdata.UTXO) error {
 	row := utxoRow{UTXO: *u, CreatedOn: at.chain, CreatingTx: txID, Height: at.pos.Height, Time: at.time}
 	row.Hold, row.Atomic, row.Source = net.holdOf(at.chain, u)
-	spent, err := readSpentRow(txn, u.ID)
-	if err != nil {
-		return err
+	var spent *spentRow
+	if spendMayPrecede(at, &row) {
+		var err error
+		if spent, err = readSpentRow(txn, u.ID); err != nil {
+			return err
+		}
 	}
 	if err := txn.set(utxoKey(u.ID), encodeUTXO(&row)); err != nil {
 		return err
@@ -50,6 +54,26 @@ func produceUTXO(txn *blockTxn, net *PrimaryNetwork, at txPlace, txID ids.ID, u 
 		}
 	}
 	return writeBalances(txn, &row, spent)
+}
+
+// spendMayPrecede says whether another writer may have met the spend of a
+// UTXO before its creation at at: an export's import on another chain, or a
+// DAG or genesis X-chain output spent in a vertex or a linear block written
+// first. Any other output is spent only later in its own chain's block
+// stream, which writes in order, so its creation needs no lookup (nor the
+// read that would make a racing writer's commit conflict: none exists).
+func spendMayPrecede(at txPlace, u *utxoRow) bool {
+	if u.Atomic {
+		return true
+	}
+	switch at.chain {
+	case netinfo.P:
+		return false
+	case netinfo.X:
+		return at.pos.Height == 0
+	default:
+		return true
+	}
 }
 
 // listSpender lists the tx that spent a UTXO under the UTXO's owners. The
@@ -68,7 +92,7 @@ func listSpender(txn *blockTxn, spent *spentRow, owners []ids.ShortID) error {
 		return fmt.Errorf("tx %s: %w", spent.Tx, err)
 	}
 	for _, addr := range owners {
-		if err := txn.set(addrTxPrefix(rec.Chain, addr).u64(rec.Pos.Height).u32(rec.Pos.Index), spent.Tx[:]); err != nil {
+		if err := txn.set(addrTxKey(rec.Chain, addr, rec.Pos), spent.Tx[:]); err != nil {
 			return err
 		}
 	}
@@ -103,7 +127,7 @@ func writeBalances(txn *blockTxn, u *utxoRow, spent *spentRow) error {
 	var owners addrSet
 	owners.add(u.Owners.Addrs...)
 	for _, addr := range owners.list {
-		if err := txn.set(uaddrPrefix(u.Hold, addr).id(u.ID), v); err != nil {
+		if err := txn.set(uaddrKey(u.Hold, addr, u.ID), v); err != nil {
 			return err
 		}
 	}

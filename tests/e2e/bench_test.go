@@ -124,7 +124,7 @@ func BenchmarkEVMCatchUp(b *testing.B) {
 	b.Run("follower", func(b *testing.B) {
 		for range b.N {
 			catchUpOnce(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), head,
-				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) })
+				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, nil)
 		}
 		report(b)
 	})
@@ -169,7 +169,7 @@ func fetchAll[B chaindata.Block](b *testing.B, ctx context.Context, src follower
 // catchUpOnce runs a follower of chain on a fresh store until it reaches
 // head.
 func catchUpOnce[B chaindata.Block](b *testing.B, ctx context.Context, chain netinfo.Chain, src follower.Source[B],
-	head uint64, sink func(*store.Store) follower.Sink[B],
+	head uint64, sink func(*store.Store) follower.Sink[B], meter *cpuMeter,
 ) {
 	b.StopTimer()
 	st, err := store.Open(b.TempDir(), logging.NoLog{})
@@ -191,7 +191,7 @@ func catchUpOnce[B chaindata.Block](b *testing.B, ctx context.Context, chain net
 	f := follower.New(follower.Identity{Chain: chain, Name: chain.String()}, src, sink(st), cfg, logging.NoLog{}, m)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	b.StartTimer()
+	meter.start(b)
 	go func() { done <- f.Run(runCtx) }()
 	// Polled every millisecond: a catch-up takes 100 ms or more, and a
 	// tighter poll takes CPU from the follower it measures (at 100 µs, a
@@ -205,7 +205,7 @@ func catchUpOnce[B chaindata.Block](b *testing.B, ctx context.Context, chain net
 		case <-poll.C:
 		}
 	}
-	b.StopTimer()
+	meter.stop(b)
 	stop()
 	<-done
 	if c, _ := st.Cursor(ctx, chain, store.StreamBlocks); c.NextHeight != head+1 {
