@@ -68,14 +68,10 @@ func TestRemovalOfRegisteredValidator(t *testing.T) {
 	index.creators[vID] = registerTx.Bytes()
 	req, err := p.indexedRequest(index, removal)
 	require.NoError(t, err)
-	removed, err := message.NewL1ValidatorRegistration(vID, false)
-	require.NoError(t, err)
-	requirePayload(t, req, removed)
 	require.Equal(t, l1.subnetID, req.SigningSubnetID)
 	require.True(t, req.HasSigningSubnetID)
 	require.Equal(t, uint64(txQuorumPercentage), req.QuorumPercentage)
-	r := p.ask(req)
-	require.NotNil(t, r.signature, "the P-chain signs the removal: %d %s", r.code, r.message)
+	p.requireSignedRemoval(req, vID)
 
 	// The registration's GET gives the same request.
 	viaRegister, err := p.indexedRequest(index, registerTx)
@@ -127,12 +123,8 @@ func TestRemovalOfConversionValidatorManagedOutside(t *testing.T) {
 	index := &fakeIndex{height: 3, creators: map[ids.ID][]byte{vID: convertTx.Bytes()}}
 	req, err := p.indexedRequest(index, removal)
 	require.NoError(t, err)
-	removed, err := message.NewL1ValidatorRegistration(vID, false)
-	require.NoError(t, err)
-	requirePayload(t, req, removed)
 	require.Equal(t, l1.subnetID, req.SigningSubnetID)
-	r := p.ask(req)
-	require.NotNil(t, r.signature, "the P-chain signs the removal: %d %s", r.code, r.message)
+	p.requireSignedRemoval(req, vID)
 }
 
 // An index that answers with a tx that did not create the validation is

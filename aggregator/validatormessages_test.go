@@ -224,6 +224,18 @@ func requirePayload(t *testing.T, req Request, want message.Payload) {
 	require.Equal(t, want.Bytes(), call.Payload)
 }
 
+// requireSignedRemoval checks that req carries L1ValidatorRegistration(vID,
+// false), the message of a removed validator, and that the P-chain signs it.
+func (p *pchain) requireSignedRemoval(req Request, vID ids.ID) {
+	t := p.t
+	t.Helper()
+	removed, err := message.NewL1ValidatorRegistration(vID, false)
+	require.NoError(t, err)
+	requirePayload(t, req, removed)
+	r := p.ask(req)
+	require.NotNil(t, r.signature, "the P-chain signs the removal: %d %s", r.code, r.message)
+}
+
 // registerValidator commits a RegisterL1ValidatorTx of a new validator of
 // l1 with weight, and puts the validator in the P-chain's state.
 func (p *pchain) registerValidator(l1 *testL1, weight uint64) (ids.ID, *txs.Tx) {
@@ -265,12 +277,8 @@ func TestRegisterL1ValidatorTxMessage(t *testing.T) {
 	require.Equal(t, int32(pnetwork.ErrValidationDoesNotExist), p.ask(req).code, "the old message is refused now")
 	req, err = p.request(tx)
 	require.NoError(t, err)
-	removed, err := message.NewL1ValidatorRegistration(vID, false)
-	require.NoError(t, err)
-	requirePayload(t, req, removed)
 	require.NotEmpty(t, req.Justification)
-	r := p.ask(req)
-	require.NotNil(t, r.signature, "the P-chain signs the removal: %d %s", r.code, r.message)
+	p.requireSignedRemoval(req, vID)
 }
 
 func TestSetL1ValidatorWeightTxMessage(t *testing.T) {
@@ -315,12 +323,8 @@ func TestSetL1ValidatorWeightTxMessage(t *testing.T) {
 	require.ErrorContains(t, err, "has since been removed")
 	req, err = p.request(removal)
 	require.NoError(t, err)
-	removed, err := message.NewL1ValidatorRegistration(vID, false)
-	require.NoError(t, err)
-	requirePayload(t, req, removed)
 	require.Equal(t, l1.subnetID, req.SigningSubnetID)
-	r := p.ask(req)
-	require.NotNil(t, r.signature, "the P-chain signs the removal: %d %s", r.code, r.message)
+	p.requireSignedRemoval(req, vID)
 
 	// A removed validator that is none of the conversion's: its
 	// justification is the tx that created it, which only an index of the
