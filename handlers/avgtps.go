@@ -55,7 +55,7 @@ func avgTPSPaging() listPaging {
 
 // serveAvgTPS handles GET {metrics_url}/v1/avg_tps/{chainId}: daily average
 // TPS of any followed chain, newest day first, paged by pageToken.
-func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
+func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
 	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.backend.Node.Network())
 	if err != nil {
 		return err
@@ -63,8 +63,8 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request) error {
 	// The chain is the only filter; its stream name makes tokens work
 	// whichever alias or ID the client used, and on every replica.
 	stream := chainStream(s.backend.Node.Network(), chain)
-	s.readsStream(r.Context(), stream)
-	pg, err := s.parsePage(r.Context(), r.URL.Query(), avgTPSPaging(), stream)
+	s.readsStream(heights, stream)
+	pg, err := s.parsePage(r.Context(), heights, r.URL.Query(), avgTPSPaging(), stream)
 	if err != nil {
 		return err
 	}

@@ -30,8 +30,8 @@ func txCursor() pinnedCursor[evmdata.IndexedTx, evmdata.TxPos] {
 	}
 }
 
-func (s *server) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseEVMBlockListing(r, dataPaging(routeListEVMAddressTxs, true))
+func (s *server) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseEVMBlockListing(r, heights, dataPaging(routeListEVMAddressTxs, true))
 	if err != nil {
 		return err
 	}

@@ -61,7 +61,7 @@ type listChainsRequest struct {
 	Feature      string // one of apiFeatures, "" for all
 }
 
-func (s *server) parseListChainsRequest(r *http.Request) (listChainsRequest, error) {
+func (s *server) parseListChainsRequest(r *http.Request, heights *indexedView) (listChainsRequest, error) {
 	var req listChainsRequest
 	q := r.URL.Query()
 	if raw := q.Get(paramNetworkFilter); raw != "" {
@@ -76,8 +76,8 @@ func (s *server) parseListChainsRequest(r *http.Request) (listChainsRequest, err
 	return req, err
 }
 
-func (s *server) serveListChains(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListChainsRequest(r)
+func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListChainsRequest(r, heights)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (s *server) serveListChains(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request) error {
+func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
 	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network())
 	if err != nil {
 		return err

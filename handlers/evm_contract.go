@@ -25,8 +25,8 @@ type getContractMetadataRequest struct {
 	evmTarget
 }
 
-func (s *server) parseGetContractMetadataRequest(r *http.Request) (getContractMetadataRequest, error) {
-	target, err := s.resolveEVMPath(r)
+func (s *server) parseGetContractMetadataRequest(r *http.Request, heights *indexedView) (getContractMetadataRequest, error) {
+	target, err := s.resolveEVMPath(r, heights)
 	return getContractMetadataRequest{evmTarget: target}, err
 }
 
@@ -48,8 +48,8 @@ type deploymentDetails struct {
 	DeployerContractAddress string `json:"deployerContractAddress,omitempty"`
 }
 
-func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetContractMetadataRequest(r)
+func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetContractMetadataRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -19,18 +19,18 @@ type getDeploymentRequest struct {
 	Currency string // lower-case, default usd
 }
 
-func (s *server) parseGetDeploymentRequest(r *http.Request) (getDeploymentRequest, error) {
+func (s *server) parseGetDeploymentRequest(r *http.Request, heights *indexedView) (getDeploymentRequest, error) {
 	var req getDeploymentRequest
 	var err error
-	if req.evmTarget, err = s.resolveEVMPath(r); err != nil {
+	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
 	req.Currency, err = parseCurrency(r.URL.Query())
 	return req, err
 }
 
-func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetDeploymentRequest(r)
+func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetDeploymentRequest(r, heights)
 	if err != nil {
 		return err
 	}

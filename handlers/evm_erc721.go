@@ -41,10 +41,10 @@ func erc721Paging() listPaging {
 	return listPaging{route: routeListErc721Balances, size: erc721PageSize()}
 }
 
-func (s *server) parseListErc721BalancesRequest(r *http.Request) (listErc721BalancesRequest, error) {
+func (s *server) parseListErc721BalancesRequest(r *http.Request, heights *indexedView) (listErc721BalancesRequest, error) {
 	var req listErc721BalancesRequest
 	var err error
-	if req.evmTarget, err = s.resolveEVMPath(r); err != nil {
+	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
@@ -55,7 +55,7 @@ func (s *server) parseListErc721BalancesRequest(r *http.Request) (listErc721Bala
 	if req.Contract != nil {
 		contract = strings.ToLower(req.Contract.Hex())
 	}
-	req.Page, err = s.parsePage(r.Context(), q, erc721Paging(), append(req.filterValues(), contract)...)
+	req.Page, err = s.parsePage(r.Context(), heights, q, erc721Paging(), append(req.filterValues(), contract)...)
 	return req, err
 }
 
@@ -72,8 +72,8 @@ type erc721TokenBalance struct {
 	ChainID string `json:"chainId"`
 }
 
-func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListErc721BalancesRequest(r)
+func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListErc721BalancesRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -23,17 +23,17 @@ type evmBlockListing struct {
 
 // parseEVMBlockListing reads {chainId}, {address}, startBlock/endBlock and
 // the paging parameters.
-func (s *server) parseEVMBlockListing(r *http.Request, paging listPaging) (evmBlockListing, error) {
+func (s *server) parseEVMBlockListing(r *http.Request, heights *indexedView, paging listPaging) (evmBlockListing, error) {
 	var req evmBlockListing
 	var err error
-	if req.evmTarget, err = s.resolveEVMPath(r); err != nil {
+	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
 	if req.Blocks, err = parseBlockRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, paging,
+	req.Page, err = s.parsePage(r.Context(), heights, q, paging,
 		append(req.filterValues(), formatBound(req.Blocks.Start), formatBound(req.Blocks.End))...)
 	return req, err
 }

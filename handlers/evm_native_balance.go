@@ -20,10 +20,10 @@ type getNativeBalanceRequest struct {
 	Currency string // lower-case, default usd
 }
 
-func (s *server) parseGetNativeBalanceRequest(r *http.Request) (getNativeBalanceRequest, error) {
+func (s *server) parseGetNativeBalanceRequest(r *http.Request, heights *indexedView) (getNativeBalanceRequest, error) {
 	var req getNativeBalanceRequest
 	var err error
-	if req.evmTarget, err = s.resolveEVMPath(r); err != nil {
+	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
@@ -40,8 +40,8 @@ type getNativeBalanceResponse struct {
 	NativeTokenBalance nativeTokenBalance `json:"nativeTokenBalance"`
 }
 
-func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetNativeBalanceRequest(r)
+func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetNativeBalanceRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -30,17 +30,17 @@ func nftHoldersPaging() listPaging {
 	return listPaging{route: routeListNFTHolders, size: nftHolderPageSize(), maxAge: MetricsPageTokenLifetime}
 }
 
-func (s *server) parseListNFTHoldersRequest(r *http.Request) (listNFTHoldersRequest, error) {
+func (s *server) parseListNFTHoldersRequest(r *http.Request, heights *indexedView) (listNFTHoldersRequest, error) {
 	var req listNFTHoldersRequest
 	var err error
 	if req.Chain, err = resolveEVMChainNumber(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
-	s.readsStream(r.Context(), evmChainStream(req.Chain))
+	s.readsStream(heights, evmChainStream(req.Chain))
 	if req.Address, err = parseEVMAddress(paramAddress, pathVar(r, paramAddress)); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), r.URL.Query(), nftHoldersPaging(), req.filterValues()...)
+	req.Page, err = s.parsePage(r.Context(), heights, r.URL.Query(), nftHoldersPaging(), req.filterValues()...)
 	return req, err
 }
 
@@ -61,8 +61,8 @@ type nftHolder struct {
 	SortKey uint64 `json:"sortKey"`
 }
 
-func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListNFTHoldersRequest(r)
+func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListNFTHoldersRequest(r, heights)
 	if err != nil {
 		return err
 	}

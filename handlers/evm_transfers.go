@@ -34,8 +34,8 @@ func transferCursor() pinnedCursor[evmdata.IndexedTransfer, evmdata.TransferPos]
 	}
 }
 
-func (s *server) serveListTokenTransfers(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseEVMBlockListing(r, dataPaging(routeListTokenTransfers, false))
+func (s *server) serveListTokenTransfers(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseEVMBlockListing(r, heights, dataPaging(routeListTokenTransfers, false))
 	if err != nil {
 		return err
 	}

@@ -20,13 +20,13 @@ type getTransactionRequest struct {
 	TxHash common.Hash
 }
 
-func (s *server) parseGetTransactionRequest(r *http.Request) (getTransactionRequest, error) {
+func (s *server) parseGetTransactionRequest(r *http.Request, heights *indexedView) (getTransactionRequest, error) {
 	var req getTransactionRequest
 	var err error
 	if req.Chain, err = resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
-	s.readsStream(r.Context(), evmChainStream(req.Chain))
+	s.readsStream(heights, evmChainStream(req.Chain))
 	req.TxHash, err = parseTxHash(paramTxHash, pathVar(r, paramTxHash))
 	return req, err
 }
@@ -47,8 +47,8 @@ func parseTxHash(param, s string) (common.Hash, error) {
 	return common.HexToHash(s), nil
 }
 
-func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetTransactionRequest(r)
+func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetTransactionRequest(r, heights)
 	if err != nil {
 		return err
 	}

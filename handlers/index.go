@@ -34,7 +34,7 @@ func openAPIDocument(version string) ([]byte, error) {
 }
 
 // serveOpenAPI handles GET /openapi.json.
-func (s *server) serveOpenAPI(w http.ResponseWriter, _ *http.Request) error {
+func (s *server) serveOpenAPI(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
 	w.Header().Set("Content-Type", contentTypeJSON)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(s.openAPI)
@@ -67,7 +67,7 @@ func describeRoutes(routes []route) []indexEndpoint {
 
 // serveIndex handles GET /: a small self-description, so that opening the
 // base URL in a browser says what lives there.
-func (s *server) serveIndex(w http.ResponseWriter, _ *http.Request) error {
+func (s *server) serveIndex(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
 	writeJSON(w, http.StatusOK, indexResponse{
 		Name:      "avadata",
 		Version:   s.cfg.Version,

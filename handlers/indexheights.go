@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -30,7 +29,8 @@ import (
 // store's chain numbers cannot serve: they depend on the order in which a
 // node discovered its chains.
 //
-// The handlers record what they read in the request's indexedView: a
+// The handlers record what they read in the request's indexedView, which
+// adapt gives every handler and writes out as X-Indexed-Height: a
 // resolved chain is recorded at the height indexed at that moment (the
 // response reflects at least that state); a listing pinned to a height
 // (the EVM listings) pins its stream to exactly that height.
@@ -102,13 +102,13 @@ func (s *server) currentHeight(stream string) uint64 {
 }
 
 // readsStream records that the request reads stream, at its height now.
-func (s *server) readsStream(ctx context.Context, stream string) {
-	indexedViewFrom(ctx).note(stream, s.currentHeight(stream))
+func (s *server) readsStream(heights *indexedView, stream string) {
+	heights.note(stream, s.currentHeight(stream))
 }
 
 // readsChain records that the request reads chain's blocks.
-func (s *server) readsChain(ctx context.Context, chain netinfo.Chain) {
-	s.readsStream(ctx, chainStream(s.backend.Node.Network(), chain))
+func (s *server) readsChain(heights *indexedView, chain netinfo.Chain) {
+	s.readsStream(heights, chainStream(s.backend.Node.Network(), chain))
 }
 
 // pageReaches records that a page read items up to height of chain: the
@@ -231,30 +231,6 @@ func formatIndexedHeights(heights []StreamHeight) string {
 		parts[i] = h.Stream + "=" + strconv.FormatUint(h.Height, 10)
 	}
 	return strings.Join(parts, ", ")
-}
-
-type indexedViewKey struct{}
-
-func withIndexedView(ctx context.Context, v *indexedView) context.Context {
-	return context.WithValue(ctx, indexedViewKey{}, v)
-}
-
-// indexedViewFrom returns the request's view, or a detached one for calls
-// that did not come through adapt (direct calls in tests).
-func indexedViewFrom(ctx context.Context) *indexedView {
-	if v, ok := ctx.Value(indexedViewKey{}).(*indexedView); ok {
-		return v
-	}
-	return &indexedView{}
-}
-
-// withIndexedHeights gives the request an indexedView and writes what the
-// handler recorded in it as X-Indexed-Height, with whatever status the
-// reply has: an error (a 404, a 503 of a replica behind) reflects a state
-// of the index too.
-func withIndexedHeights(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, *http.Request) {
-	view := &indexedView{}
-	return &indexedHeightWriter{ResponseWriter: w, view: view}, r.WithContext(withIndexedView(r.Context(), view))
 }
 
 // indexedHeightWriter sets X-Indexed-Height just before the status line

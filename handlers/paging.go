@@ -55,8 +55,8 @@ func (pg page) heights() *indexedView {
 // query, in a fixed order, so a token only resumes the query it came from.
 // A token cut on a replica ahead of this one waits for this index to get
 // there (awaitHeights), so no page shows an older state than the last.
-func (s *server) parsePage(ctx context.Context, q url.Values, p listPaging, filters ...string) (page, error) {
-	pg := page{route: p.route, Order: sortDesc, view: indexedViewFrom(ctx)}
+func (s *server) parsePage(ctx context.Context, heights *indexedView, q url.Values, p listPaging, filters ...string) (page, error) {
+	pg := page{route: p.route, Order: sortDesc, view: heights}
 	var err error
 	if pg.Size, err = parsePageSize(q, p.size); err != nil {
 		return page{}, err
@@ -76,7 +76,7 @@ func (s *server) parsePage(ctx context.Context, q url.Values, p listPaging, filt
 	if pg.Token, err = s.decodePageToken(raw, p.route, pg.filters, p.maxAge); err != nil {
 		return page{}, err
 	}
-	if err := s.awaitHeights(ctx, pg.Token.Heights); err != nil {
+	if err := s.awaitHeights(ctx, heights, pg.Token.Heights); err != nil {
 		return page{}, err
 	}
 	return pg, nil

@@ -16,7 +16,7 @@ func TestParsePage(t *testing.T) {
 	s := &server{backend: backend.readers(), now: clock.Now}
 	paging := dataPaging("listThings", true)
 
-	first, err := s.parsePage(context.Background(), query(t, "pageSize=7&sortOrder=Asc"), paging, "a", "b")
+	first, err := s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=7&sortOrder=Asc"), paging, "a", "b")
 	require.NoError(t, err)
 	require.True(t, first.First)
 	require.Equal(t, 7, first.Size)
@@ -25,22 +25,22 @@ func TestParsePage(t *testing.T) {
 
 	token, err := s.nextPageToken(first, 42, []byte{9})
 	require.NoError(t, err)
-	next, err := s.parsePage(context.Background(), query(t, "pageSize=3&sortOrder=asc&pageToken="+token), paging, "a", "b")
+	next, err := s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=3&sortOrder=asc&pageToken="+token), paging, "a", "b")
 	require.NoError(t, err)
 	require.False(t, next.First)
 	require.Equal(t, int64(42), next.Token.Position)
 	require.Equal(t, []byte{9}, next.Token.Extra)
 
-	_, err = s.parsePage(context.Background(), query(t, "pageToken="+token), paging, "a", "b")
+	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "pageToken="+token), paging, "a", "b")
 	requireBadRequest(t, err, "invalid pageToken", "other parameters")
-	_, err = s.parsePage(context.Background(), query(t, "sortOrder=asc&pageToken="+token), dataPaging("listOthers", true), "a", "b")
+	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "sortOrder=asc&pageToken="+token), dataPaging("listOthers", true), "a", "b")
 	requireBadRequest(t, err, "invalid pageToken", "another endpoint")
-	_, err = s.parsePage(context.Background(), query(t, "pageSize=0"), paging)
+	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=0"), paging)
 	requireBadRequest(t, err, "pageSize")
-	_, err = s.parsePage(context.Background(), query(t, "sortOrder=sideways"), paging)
+	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "sortOrder=sideways"), paging)
 	requireBadRequest(t, err, "sortOrder")
 
-	unsorted, err := s.parsePage(context.Background(), query(t, "sortOrder=sideways"), dataPaging("listThings", false))
+	unsorted, err := s.parsePage(context.Background(), &indexedView{}, query(t, "sortOrder=sideways"), dataPaging("listThings", false))
 	require.NoError(t, err, "endpoints without sortOrder ignore it")
 	require.Equal(t, sortDesc, unsorted.Order)
 }

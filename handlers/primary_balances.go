@@ -25,8 +25,8 @@ import (
 // hosted API's status is a free string whose values it does not list.
 const atomicStatusPendingImport = "pendingImport"
 
-func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetPrimaryBalancesRequest(r)
+func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetPrimaryBalancesRequest(r, heights)
 	if err != nil {
 		return err
 	}

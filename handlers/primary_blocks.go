@@ -15,8 +15,8 @@ import (
 // sortOrder), optionally within a time range (inclusive at both ends, as in
 // the tx listing). The token carries the height of the page's last block.
 
-func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListBlocksByNodeRequest(r)
+func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListBlocksByNodeRequest(r, heights)
 	if err != nil {
 		return err
 	}

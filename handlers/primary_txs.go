@@ -46,8 +46,8 @@ func l1ValidatorTxTypes() []string {
 		"IncreaseL1ValidatorBalanceTx", "DisableL1ValidatorTx"}
 }
 
-func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListPrimaryTxsRequest(r)
+func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListPrimaryTxsRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -35,8 +35,8 @@ type listXChainVerticesResponse struct {
 	ChainInfo     primaryChainInfo `json:"chainInfo"`
 }
 
-func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListLatestVerticesRequest(r)
+func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListLatestVerticesRequest(r, heights)
 	if err != nil {
 		return err
 	}
@@ -45,8 +45,8 @@ func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request)
 	})
 }
 
-func (s *server) serveListVerticesByHeight(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListVerticesByHeightRequest(r)
+func (s *server) serveListVerticesByHeight(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListVerticesByHeightRequest(r, heights)
 	if err != nil {
 		return err
 	}

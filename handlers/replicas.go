@@ -38,7 +38,7 @@ const (
 // awaitHeights returns once this replica's index has reached every height
 // in want, waiting as long as replicaWaitLimit allows; after that, a
 // replicaBehindError. The request's view then shows at least those heights.
-func (s *server) awaitHeights(ctx context.Context, want []StreamHeight) error {
+func (s *server) awaitHeights(ctx context.Context, heights *indexedView, want []StreamHeight) error {
 	if len(want) == 0 {
 		return nil
 	}
@@ -52,9 +52,8 @@ func (s *server) awaitHeights(ctx context.Context, want []StreamHeight) error {
 		have := s.streamStatuses()
 		behind := streamsBehind(have, want)
 		if len(behind) == 0 {
-			view := indexedViewFrom(ctx)
 			for _, w := range want {
-				view.atLeast(w.Stream, have[w.Stream].height)
+				heights.atLeast(w.Stream, have[w.Stream].height)
 			}
 			return nil
 		}

@@ -258,8 +258,9 @@ func routeName(router *mux.Router, r *http.Request) string {
 }
 
 // apiHandler is an endpoint that returns its failure instead of writing it,
-// so every endpoint reports errors the same way.
-type apiHandler func(w http.ResponseWriter, r *http.Request) error
+// so every endpoint reports errors the same way. heights is where it records
+// which heights of the index its reply reflects (indexheights.go).
+type apiHandler func(w http.ResponseWriter, r *http.Request, heights *indexedView) error
 
 // adapt turns an apiHandler into an http.Handler that writes returned errors
 // as spec error bodies. Internal errors are logged, not shown to clients.
@@ -267,8 +268,9 @@ type apiHandler func(w http.ResponseWriter, r *http.Request) error
 // see indexheights.go).
 func (s *server) adapt(h apiHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w, r = withIndexedHeights(w, r)
-		err := h(w, r)
+		heights := &indexedView{}
+		w = &indexedHeightWriter{ResponseWriter: w, view: heights}
+		err := h(w, r, heights)
 		if err == nil {
 			return
 		}

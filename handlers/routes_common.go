@@ -48,17 +48,6 @@ const maxListEntries = 64
 // hex ID comes close to this length.
 const maxIDLength = 100
 
-// stub serves an endpoint that avadata recognises but does not serve yet:
-// input that parse rejects gets its 400, anything else notServedYet's 404.
-func stub[T any](s *server, parse func(*http.Request) (T, error)) http.Handler {
-	return s.adapt(func(_ http.ResponseWriter, r *http.Request) error {
-		if _, err := parse(r); err != nil {
-			return err
-		}
-		return s.notServedYet(r)
-	})
-}
-
 // notServedYet is the reply of every recognised endpoint this version does
 // not serve yet: a 404 that names the endpoint and the version, so clients
 // can tell it from a mistyped URL.
@@ -79,12 +68,12 @@ func pathVar(r *http.Request, name string) string { return mux.Vars(r)[name] }
 // chains the endpoint allows; the request reads that chain's index. The
 // X-chain's txs and UTXOs include the DAG-era ones, which the vertex
 // follower writes: an X-chain request reads both streams.
-func (s *server) resolvePrimaryPath(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
+func (s *server) resolvePrimaryPath(r *http.Request, heights *indexedView, allowed []netinfo.Chain) (netinfo.Chain, error) {
 	chain, err := s.resolvePrimaryChain(r, allowed)
 	if err == nil {
-		s.readsChain(r.Context(), chain)
+		s.readsChain(heights, chain)
 		if chain == netinfo.X {
-			s.readsStream(r.Context(), vertexStream)
+			s.readsStream(heights, vertexStream)
 		}
 	}
 	return chain, err

@@ -75,12 +75,12 @@ type evmTarget struct {
 
 // resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
 // request reads that chain's index.
-func (s *server) resolveEVMPath(r *http.Request) (evmTarget, error) {
+func (s *server) resolveEVMPath(r *http.Request, heights *indexedView) (evmTarget, error) {
 	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network())
 	if err != nil {
 		return evmTarget{}, err
 	}
-	s.readsStream(r.Context(), evmChainStream(chain))
+	s.readsStream(heights, evmChainStream(chain))
 	address, err := parseEVMAddress(paramAddress, pathVar(r, paramAddress))
 	return evmTarget{Chain: chain, Address: address}, err
 }

@@ -114,10 +114,10 @@ type listPrimaryTxsRequest struct {
 	Page              page
 }
 
-func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequest, error) {
+func (s *server) parseListPrimaryTxsRequest(r *http.Request, heights *indexedView) (listPrimaryTxsRequest, error) {
 	var req listPrimaryTxsRequest
 	var err error
-	if req.Chain, err = s.resolvePrimaryPath(r, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
@@ -161,7 +161,7 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request) (listPrimaryTxsRequ
 	if req.HasL1ValidationID {
 		validation = req.L1ValidationID.String()
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
 		validation, strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -178,10 +178,10 @@ type getPrimaryBalancesRequest struct {
 	BlockTimestamp bound[int64]
 }
 
-func (s *server) parseGetPrimaryBalancesRequest(r *http.Request) (getPrimaryBalancesRequest, error) {
+func (s *server) parseGetPrimaryBalancesRequest(r *http.Request, heights *indexedView) (getPrimaryBalancesRequest, error) {
 	var req getPrimaryBalancesRequest
 	var err error
-	if req.Chain, err = s.resolvePrimaryPath(r, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
@@ -200,18 +200,18 @@ type listVerticesByHeightRequest struct {
 	Page         page
 }
 
-func (s *server) parseListVerticesByHeightRequest(r *http.Request) (listVerticesByHeightRequest, error) {
+func (s *server) parseListVerticesByHeightRequest(r *http.Request, heights *indexedView) (listVerticesByHeightRequest, error) {
 	var req listVerticesByHeightRequest
 	var err error
 	if _, err = s.resolvePrimaryChain(r, xChainOnly()); err != nil {
 		return req, err
 	}
-	s.readsStream(r.Context(), vertexStream)
+	s.readsStream(heights, vertexStream)
 	q := r.URL.Query()
 	if req.VertexHeight, err = parseRequiredUint(q, paramVertexHeight); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
 	return req, err
 }
 
@@ -224,10 +224,10 @@ type listBlocksByNodeRequest struct {
 	Page   page
 }
 
-func (s *server) parseListBlocksByNodeRequest(r *http.Request) (listBlocksByNodeRequest, error) {
+func (s *server) parseListBlocksByNodeRequest(r *http.Request, heights *indexedView) (listBlocksByNodeRequest, error) {
 	var req listBlocksByNodeRequest
 	var err error
-	if req.Chain, err = s.resolvePrimaryPath(r, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
@@ -237,7 +237,7 @@ func (s *server) parseListBlocksByNodeRequest(r *http.Request) (listBlocksByNode
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
 		formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -249,13 +249,13 @@ type listLatestVerticesRequest struct {
 	Page page
 }
 
-func (s *server) parseListLatestVerticesRequest(r *http.Request) (listLatestVerticesRequest, error) {
+func (s *server) parseListLatestVerticesRequest(r *http.Request, heights *indexedView) (listLatestVerticesRequest, error) {
 	var req listLatestVerticesRequest
 	var err error
 	if _, err = s.resolvePrimaryChain(r, xChainOnly()); err != nil {
 		return req, err
 	}
-	s.readsStream(r.Context(), vertexStream)
-	req.Page, err = s.parsePage(r.Context(), r.URL.Query(), dataPaging(routeListLatestVertices, false))
+	s.readsStream(heights, vertexStream)
+	req.Page, err = s.parsePage(r.Context(), heights, r.URL.Query(), dataPaging(routeListLatestVertices, false))
 	return req, err
 }

@@ -204,7 +204,7 @@ func TestParseListPrimaryTxsRequest(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "http://node/?addresses="+addr+"&txTypes=basetx", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local", "blockchainId": "x-chain"})
-	got, err := s.parseListPrimaryTxsRequest(req)
+	got, err := s.parseListPrimaryTxsRequest(req, &indexedView{})
 	require.NoError(t, err)
 	require.Equal(t, netinfo.X, got.Chain)
 	require.Equal(t, []string{addr}, got.Addresses)

@@ -66,7 +66,7 @@ func (s *server) sigAggRoutes() []route {
 // The body is parsed strictly: it must be one JSON object with no fields but
 // the documented ones (exact spelling), and numbers must be JSON numbers.
 // A field set to null counts as absent.
-func (s *server) parseAggregateSignaturesRequest(r *http.Request) (aggregator.Request, error) {
+func (s *server) parseAggregateSignaturesRequest(r *http.Request, heights *indexedView) (aggregator.Request, error) {
 	var req aggregator.Request
 	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
@@ -119,7 +119,7 @@ type getAggregatedSignaturesRequest struct {
 	TxID ids.ID
 }
 
-func (s *server) parseGetAggregatedSignaturesRequest(r *http.Request) (getAggregatedSignaturesRequest, error) {
+func (s *server) parseGetAggregatedSignaturesRequest(r *http.Request, heights *indexedView) (getAggregatedSignaturesRequest, error) {
 	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return getAggregatedSignaturesRequest{}, err
 	}

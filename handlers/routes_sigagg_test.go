@@ -111,7 +111,7 @@ func TestParseAggregateSignaturesDefaults(t *testing.T) {
 	s := &server{backend: newFakeBackend().readers()}
 	req := httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(`{"message":"0xAAbb"}`))
 	req = muxVars(req, map[string]string{"network": "local"})
-	got, err := s.parseAggregateSignaturesRequest(req)
+	got, err := s.parseAggregateSignaturesRequest(req, &indexedView{})
 	require.NoError(t, err)
 	require.Equal(t, aggregator.Request{
 		Message:                []byte{0xaa, 0xbb},
@@ -123,7 +123,7 @@ func TestParseAggregateSignaturesDefaults(t *testing.T) {
 	req = httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(
 		`{"justification":"01","signingSubnetId":"`+subnet.String()+`","quorumPercentage":50,"quorumPercentageBuffer":5,"pChainHeight":9}`))
 	req = muxVars(req, map[string]string{"network": "local"})
-	got, err = s.parseAggregateSignaturesRequest(req)
+	got, err = s.parseAggregateSignaturesRequest(req, &indexedView{})
 	require.NoError(t, err)
 	require.Equal(t, aggregator.Request{
 		Justification:          []byte{1},

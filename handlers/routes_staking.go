@@ -63,10 +63,10 @@ type listStakingTxsRequest struct {
 	Page       page
 }
 
-func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequest, error) {
+func (s *server) parseListStakingTxsRequest(r *http.Request, heights *indexedView) (listStakingTxsRequest, error) {
 	var req listStakingTxsRequest
 	var err error
-	if _, err = s.resolvePrimaryPath(r, pChainOnly()); err != nil {
+	if _, err = s.resolvePrimaryPath(r, heights, pChainOnly()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
@@ -79,7 +79,7 @@ func (s *server) parseListStakingTxsRequest(r *http.Request) (listStakingTxsRequ
 	if req.Time, err = parseTimestampRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
 		strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
 	return req, err
 }
@@ -96,13 +96,13 @@ type listRewardsRequest struct {
 	Page       page
 }
 
-func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, error) {
+func (s *server) parseListRewardsRequest(r *http.Request, heights *indexedView) (listRewardsRequest, error) {
 	var req listRewardsRequest
 	var err error
 	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
-	s.readsChain(r.Context(), netinfo.P) // staking data is the P-chain's
+	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
 	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
 		return req, err
@@ -116,7 +116,7 @@ func (s *server) parseListRewardsRequest(r *http.Request) (listRewardsRequest, e
 	if req.Currency, err = parseCurrency(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
 		joinNodeIDs(req.NodeIDs), req.Currency)
 	return req, err
 }
@@ -129,13 +129,13 @@ type getValidatorRequest struct {
 	Page             page
 }
 
-func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest, error) {
+func (s *server) parseGetValidatorRequest(r *http.Request, heights *indexedView) (getValidatorRequest, error) {
 	var req getValidatorRequest
 	var err error
 	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
-	s.readsChain(r.Context(), netinfo.P) // staking data is the P-chain's
+	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
 	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
 		return req, err
 	}
@@ -143,7 +143,7 @@ func (s *server) parseGetValidatorRequest(r *http.Request) (getValidatorRequest,
 	if req.ValidationStatus, err = parseEnum(q, paramValidationStatus, validationStatuses()); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
 	return req, err
 }
 
@@ -158,13 +158,13 @@ type listDelegatorsRequest struct {
 	Page             page
 }
 
-func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequest, error) {
+func (s *server) parseListDelegatorsRequest(r *http.Request, heights *indexedView) (listDelegatorsRequest, error) {
 	var req listDelegatorsRequest
 	var err error
 	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
 		return req, err
 	}
-	s.readsChain(r.Context(), netinfo.P) // staking data is the P-chain's
+	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
 	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
 		return req, err
@@ -175,7 +175,7 @@ func (s *server) parseListDelegatorsRequest(r *http.Request) (listDelegatorsRequ
 	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), q, dataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
+	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
 		joinNodeIDs(req.NodeIDs), req.DelegationStatus)
 	return req, err
 }

@@ -117,7 +117,7 @@ func TestParseListRewardsRequest(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "http://node/?nodeIds="+testNodeID+","+testNodeID+"&currency=EUR", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local"})
-	got, err := s.parseListRewardsRequest(req)
+	got, err := s.parseListRewardsRequest(req, &indexedView{})
 	require.NoError(t, err)
 	nodeID, err := ids.NodeIDFromString(testNodeID)
 	require.NoError(t, err)

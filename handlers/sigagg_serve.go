@@ -28,8 +28,8 @@ type signatureAggregationResponse struct {
 
 // serveAggregateSignatures answers POST aggregateSignatures with 200 (the
 // spec's status; the hosted API's OpenAPI document says 201).
-func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseAggregateSignaturesRequest(r)
+func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseAggregateSignaturesRequest(r, heights)
 	if err != nil {
 		return err
 	}
@@ -47,8 +47,8 @@ func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request
 // serveGetAggregatedSignatures answers GET aggregateSignatures/{txHash}:
 // the warp message the P-chain signs for a committed L1 transaction,
 // aggregated with the default quorum at the proposed height.
-func (s *server) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetAggregatedSignaturesRequest(r)
+func (s *server) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetAggregatedSignaturesRequest(r, heights)
 	if err != nil {
 		return err
 	}

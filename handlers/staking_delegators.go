@@ -34,8 +34,8 @@ import (
 // maxLiveReads bounds the node reads one page runs at once.
 const maxLiveReads = 4
 
-func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListDelegatorsRequest(r)
+func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListDelegatorsRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,8 @@ import (
 // nothing: the only member it would price, reward.historicalPrice, is
 // optional and avadata has no price history, so it is left out.
 
-func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListRewardsRequest(r)
+func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListRewardsRequest(r, heights)
 	if err != nil {
 		return err
 	}

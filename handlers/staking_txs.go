@@ -43,8 +43,8 @@ func stakingTypesOf(requested []string) []string {
 	return slices.DeleteFunc(slices.Clone(requested), func(t string) bool { return !slices.Contains(stakingTxTypes(), t) })
 }
 
-func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseListStakingTxsRequest(r)
+func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseListStakingTxsRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -46,8 +46,8 @@ import (
 //     as delegation reward the fees accrued so far plus the fees of the
 //     current delegations' potential rewards.
 
-func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request) error {
-	req, err := s.parseGetValidatorRequest(r)
+func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+	req, err := s.parseGetValidatorRequest(r, heights)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func evmChainStatuses(node netinfo.Info) []EVMChainStatus {
 }
 
 // serveStatus handles GET /v1/status.
-func (s *server) serveStatus(w http.ResponseWriter, _ *http.Request) error {
+func (s *server) serveStatus(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
 	writeJSON(w, http.StatusOK, s.status())
 	return nil
 }
