@@ -56,13 +56,13 @@ func avgTPSPaging() listPaging {
 // serveAvgTPS handles GET {metrics_url}/v1/avg_tps/{chainId}: daily average
 // TPS of any followed chain, newest day first, paged by pageToken.
 func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
-	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.backend.Node.Network())
+	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.Network())
 	if err != nil {
 		return err
 	}
 	// The chain is the only filter; its stream name makes tokens work
 	// whichever alias or ID the client used, and on every replica.
-	stream := chainStream(s.backend.Node.Network(), chain)
+	stream := chainStream(s.Network(), chain)
 	s.readsStream(heights, stream)
 	pg, err := s.parsePage(r.Context(), heights, r.URL.Query(), avgTPSPaging(), stream)
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *in
 // lastRun is the Unix time of the chain follower's last write to the store,
 // or 0 if it has not written yet.
 func (s *server) lastRun(chain netinfo.Chain) int64 {
-	for _, st := range s.backend.Node.Statuses() {
+	for _, st := range s.Statuses() {
 		if st.Chain == chain && !st.LastApplied.IsZero() {
 			return st.LastApplied.Unix()
 		}

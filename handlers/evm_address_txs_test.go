@@ -162,7 +162,7 @@ func TestListEVMAddressTxsTokens(t *testing.T) {
 	})
 
 	t.Run("a token whose cursor this version cannot read", func(t *testing.T) {
-		s := &server{backend: backend.readers(), now: api.clock.Now}
+		s := newTestServer(backend.readers(), api.clock.Now)
 		pg, err := s.parsePage(context.Background(), &indexedView{}, url.Values{}, dataPaging(routeListEVMAddressTxs, true),
 			netinfo.C.String(), "0x71c7656ec7ab88b098defb751b7401b5f6d8976f", "", "")
 		require.NoError(t, err)

@@ -65,7 +65,7 @@ func (s *server) parseListChainsRequest(r *http.Request, heights *indexedView) (
 	var req listChainsRequest
 	q := r.URL.Query()
 	if raw := q.Get(paramNetworkFilter); raw != "" {
-		same, err := isNodeNetwork(paramNetworkFilter, raw, s.backend.Node.Network())
+		same, err := isNodeNetwork(paramNetworkFilter, raw, s.Network())
 		if err != nil {
 			return req, err
 		}
@@ -86,7 +86,7 @@ func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights
 		writeJSON(w, http.StatusOK, resp)
 		return nil
 	}
-	for _, chain := range s.backend.Node.Network().EVMChains() {
+	for _, chain := range s.Network().EVMChains() {
 		if chain.EVMChainID != 0 {
 			resp.Chains = append(resp.Chains, s.chainInfo(chain))
 		}
@@ -96,7 +96,7 @@ func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights
 }
 
 func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
-	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network())
+	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.Network())
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *
 
 // chainInfo describes one followed EVM chain.
 func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
-	node := s.backend.Node.Network()
+	node := s.Network()
 	id := chain.BlockchainID.String()
 	return chainInfo{
 		ChainID:         formatUint(chain.EVMChainID),
@@ -128,7 +128,7 @@ func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
 // reported): its data no longer advances. A follower an operator paused is
 // still OK: it serves what it indexed.
 func (s *server) chainStatus(chain netinfo.Chain) string {
-	for _, st := range s.backend.Node.Statuses() {
+	for _, st := range s.Statuses() {
 		if st.Chain == chain && (st.Running || st.Paused) {
 			return chainStatusOK
 		}

@@ -45,7 +45,7 @@ func (v *evmView) networkTokenDetails(blockTime uint64) networkTokenDetails {
 		NetworkToken: v.s.nativeToken(v.chain),
 		CurrentPrice: v.tokenPrice(common.Address{}, 0),
 	}
-	if v.s.now().Sub(time.Unix(int64(blockTime), 0)) > historicalPriceAge {
+	if v.s.Now().Sub(time.Unix(int64(blockTime), 0)) > historicalPriceAge {
 		details.HistoricalPrice = v.tokenPrice(common.Address{}, int64(blockTime))
 	}
 	return details

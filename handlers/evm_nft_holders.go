@@ -33,7 +33,7 @@ func nftHoldersPaging() listPaging {
 func (s *server) parseListNFTHoldersRequest(r *http.Request, heights *indexedView) (listNFTHoldersRequest, error) {
 	var req listNFTHoldersRequest
 	var err error
-	if req.Chain, err = resolveEVMChainNumber(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
+	if req.Chain, err = resolveEVMChainNumber(pathVar(r, paramChainID), s.Network()); err != nil {
 		return req, err
 	}
 	s.readsStream(heights, evmChainStream(req.Chain))

@@ -23,7 +23,7 @@ type getTransactionRequest struct {
 func (s *server) parseGetTransactionRequest(r *http.Request, heights *indexedView) (getTransactionRequest, error) {
 	var req getTransactionRequest
 	var err error
-	if req.Chain, err = resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network()); err != nil {
+	if req.Chain, err = resolveEVMChain(pathVar(r, paramChainID), s.Network()); err != nil {
 		return req, err
 	}
 	s.readsStream(heights, evmChainStream(req.Chain))

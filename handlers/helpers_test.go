@@ -339,3 +339,9 @@ func decodeJSON(t *testing.T, s string) any {
 func followerStatus(chain netinfo.Chain, running, paused bool) follower.Status {
 	return follower.Status{Chain: chain, ChainName: chain.String(), Running: running, Paused: paused}
 }
+
+// newTestServer is a server for tests that call its methods directly; now
+// may be nil (the wall clock).
+func newTestServer(backend Backend, now func() time.Time) *server {
+	return &server{Core: NewCore(backend.Node, nil, now, DefaultVersion, DefaultRequestTimeout), cfg: testConfig().withDefaults(), backend: backend}
+}

@@ -70,8 +70,8 @@ func describeRoutes(routes []route) []indexEndpoint {
 func (s *server) serveIndex(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
 	writeJSON(w, http.StatusOK, indexResponse{
 		Name:      "avadata",
-		Version:   s.cfg.Version,
-		Network:   s.backend.Node.Network().Name(),
+		Version:   s.Version(),
+		Network:   s.Network().Name(),
 		Endpoints: s.endpoints,
 	})
 	return nil

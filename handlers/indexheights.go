@@ -76,10 +76,10 @@ type streamStatus struct {
 
 // streamStatuses reads the follower statuses, by stream name. The X-chain
 // reports two followers: its blocks, then its vertices.
-func (s *server) streamStatuses() map[string]streamStatus {
-	node := s.backend.Node.Network()
+func (c *Core) streamStatuses() map[string]streamStatus {
+	node := c.Network()
 	out := map[string]streamStatus{}
-	for _, st := range s.backend.Node.Statuses() {
+	for _, st := range c.Statuses() {
 		stream := statusStream(node, st)
 		if _, seen := out[stream]; !seen {
 			out[stream] = streamStatus{height: st.IndexedHeight, blocksPerSecond: st.BlocksPerSecond, paused: st.Paused}
@@ -97,18 +97,18 @@ func statusStream(node netinfo.Info, st follower.Status) string {
 
 // currentHeight is stream's indexed height now (0 when it has no follower
 // yet).
-func (s *server) currentHeight(stream string) uint64 {
-	return s.streamStatuses()[stream].height
+func (c *Core) currentHeight(stream string) uint64 {
+	return c.streamStatuses()[stream].height
 }
 
 // readsStream records that the request reads stream, at its height now.
-func (s *server) readsStream(heights *indexedView, stream string) {
-	heights.note(stream, s.currentHeight(stream))
+func (c *Core) readsStream(heights *indexedView, stream string) {
+	heights.note(stream, c.currentHeight(stream))
 }
 
 // readsChain records that the request reads chain's blocks.
-func (s *server) readsChain(heights *indexedView, chain netinfo.Chain) {
-	s.readsStream(heights, chainStream(s.backend.Node.Network(), chain))
+func (c *Core) readsChain(heights *indexedView, chain netinfo.Chain) {
+	c.readsStream(heights, chainStream(c.Network(), chain))
 }
 
 // pageReaches records that a page read items up to height of chain: the
@@ -116,9 +116,9 @@ func (s *server) readsChain(heights *indexedView, chain netinfo.Chain) {
 // follower's status does not show it yet (the store makes a batch's rows
 // visible before its cursor). A stream without a follower here is left as
 // it is.
-func (s *server) pageReaches(pg page, chain netinfo.Chain, height uint64) {
-	stream := chainStream(s.backend.Node.Network(), chain)
-	if _, followed := s.streamStatuses()[stream]; followed {
+func (c *Core) pageReaches(pg page, chain netinfo.Chain, height uint64) {
+	stream := chainStream(c.Network(), chain)
+	if _, followed := c.streamStatuses()[stream]; followed {
 		pg.heights().atLeast(stream, height)
 	}
 }
@@ -127,8 +127,8 @@ func (s *server) pageReaches(pg page, chain netinfo.Chain, height uint64) {
 // pin; any other at the highest of what the request saw and what is indexed
 // now, after the page's reads, so the token is never below the state the
 // page showed. The view takes the same heights, for the header.
-func (s *server) cutHeights(view *indexedView) []StreamHeight {
-	now := s.streamStatuses()
+func (c *Core) cutHeights(view *indexedView) []StreamHeight {
+	now := c.streamStatuses()
 	return view.raiseUnpinned(func(stream string) uint64 { return now[stream].height })
 }
 

@@ -55,7 +55,7 @@ func (pg page) heights() *indexedView {
 // query, in a fixed order, so a token only resumes the query it came from.
 // A token cut on a replica ahead of this one waits for this index to get
 // there (awaitHeights), so no page shows an older state than the last.
-func (s *server) parsePage(ctx context.Context, heights *indexedView, q url.Values, p listPaging, filters ...string) (page, error) {
+func (c *Core) parsePage(ctx context.Context, heights *indexedView, q url.Values, p listPaging, filters ...string) (page, error) {
 	pg := page{route: p.route, Order: sortDesc, view: heights}
 	var err error
 	if pg.Size, err = parsePageSize(q, p.size); err != nil {
@@ -73,10 +73,10 @@ func (s *server) parsePage(ctx context.Context, heights *indexedView, q url.Valu
 	if pg.First {
 		return pg, nil
 	}
-	if pg.Token, err = s.decodePageToken(raw, p.route, pg.filters, p.maxAge); err != nil {
+	if pg.Token, err = c.decodePageToken(raw, p.route, pg.filters, p.maxAge); err != nil {
 		return page{}, err
 	}
-	if err := s.awaitHeights(ctx, heights, pg.Token.Heights); err != nil {
+	if err := c.awaitHeights(ctx, heights, pg.Token.Heights); err != nil {
 		return page{}, err
 	}
 	return pg, nil
@@ -84,8 +84,8 @@ func (s *server) parsePage(ctx context.Context, heights *indexedView, q url.Valu
 
 // decodePageToken decodes a client's token. A token the client got wrong is
 // a 400; a failure on our side (no signing key) is not.
-func (s *server) decodePageToken(raw, route string, filters FilterHash, maxAge time.Duration) (PageToken, error) {
-	token, err := DecodePageToken(s.backend.Node.PageTokenKey(), raw, route, filters, maxAge, s.now())
+func (c *Core) decodePageToken(raw, route string, filters FilterHash, maxAge time.Duration) (PageToken, error) {
+	token, err := DecodePageToken(c.node.PageTokenKey(), raw, route, filters, maxAge, c.now())
 	switch {
 	case errors.Is(err, errInvalidPageToken):
 		return PageToken{}, badRequest("%v", err)
@@ -98,14 +98,14 @@ func (s *server) decodePageToken(raw, route string, filters FilterHash, maxAge t
 // nextPageToken signs the token of the page after pg: position and extra
 // are the route's cursor (see PageToken), the heights those the request
 // read (cutHeights).
-func (s *server) nextPageToken(pg page, position int64, extra []byte) (string, error) {
-	token, err := EncodePageToken(s.backend.Node.PageTokenKey(), PageToken{
+func (c *Core) nextPageToken(pg page, position int64, extra []byte) (string, error) {
+	token, err := EncodePageToken(c.node.PageTokenKey(), PageToken{
 		Route:    pg.route,
 		Filters:  pg.filters,
 		Position: position,
 		Extra:    extra,
-		IssuedAt: s.now(),
-		Heights:  s.cutHeights(pg.heights()),
+		IssuedAt: c.now(),
+		Heights:  c.cutHeights(pg.heights()),
 	})
 	if err != nil {
 		return "", fmt.Errorf("issuing page token: %w", err)

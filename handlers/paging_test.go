@@ -13,7 +13,7 @@ import (
 func TestParsePage(t *testing.T) {
 	backend := newFakeBackend()
 	clock := newFakeClock()
-	s := &server{backend: backend.readers(), now: clock.Now}
+	s := newTestServer(backend.readers(), clock.Now)
 	paging := dataPaging("listThings", true)
 
 	first, err := s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=7&sortOrder=Asc"), paging, "a", "b")

@@ -61,11 +61,11 @@ func (v *evmView) tokenPrice(token common.Address, at int64) *price {
 	var p *price
 	switch {
 	case err != nil:
-		v.s.log.Debug("price source failed", zap.Stringer("token", token), zap.Error(err))
+		v.s.Log().Debug("price source failed", zap.Stringer("token", token), zap.Error(err))
 	case ok && isDecimal(value):
 		p = &price{CurrencyCode: v.currency, Value: value}
 	case ok:
-		v.s.log.Debug("price source returned a malformed price", zap.Stringer("token", token), zap.String("value", value))
+		v.s.Log().Debug("price source returned a malformed price", zap.Stringer("token", token), zap.String("value", value))
 	}
 	v.prices[key] = p
 	return p

@@ -30,7 +30,7 @@ func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	at := s.now().Unix()
+	at := s.Now().Unix()
 	if req.BlockTimestamp.Set {
 		at = req.BlockTimestamp.Value
 	}

@@ -47,7 +47,7 @@ func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, h
 				return err
 			}
 		}
-		view := &primaryView{node: s.backend.Node.Network(), chain: req.Chain}
+		view := &primaryView{node: s.Network(), chain: req.Chain}
 		for i := range blocks {
 			resp.Blocks = append(resp.Blocks, view.block(&blocks[i]))
 		}

@@ -40,7 +40,7 @@ const (
 
 // newPrimaryView reads the descriptions of assets (duplicates allowed).
 func (s *server) newPrimaryView(ctx context.Context, chain netinfo.Chain, assets []ids.ID) (*primaryView, error) {
-	v := &primaryView{node: s.backend.Node.Network(), chain: chain, assets: map[ids.ID]pdata.Asset{}}
+	v := &primaryView{node: s.Network(), chain: chain, assets: map[ids.ID]pdata.Asset{}}
 	unique := make([]ids.ID, 0, len(assets))
 	seen := make(map[ids.ID]struct{}, len(assets))
 	for _, a := range assets {

@@ -116,7 +116,7 @@ func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netin
 			return err
 		}
 	}
-	view, err := s.newPrimaryView(ctx, chain, txAssets(txs, s.backend.Node.Network().AVAXAssetID))
+	view, err := s.newPrimaryView(ctx, chain, txAssets(txs, s.Network().AVAXAssetID))
 	if err != nil {
 		return err
 	}

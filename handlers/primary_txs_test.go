@@ -408,7 +408,7 @@ func TestListPrimaryTxsBadInput(t *testing.T) {
 }
 
 func TestParsePrimaryAddresses(t *testing.T) {
-	s := &server{backend: newFakeBackend().readers()}
+	s := newTestServer(newFakeBackend().readers(), nil)
 	addr := bech32Of(t, pAlice)
 	texts, addrs, err := s.parsePrimaryAddresses(query(t, "addresses=P-"+addr+","+testEVMAddr+",X-"+addr+","+addr), paramAddresses, true)
 	require.NoError(t, err)

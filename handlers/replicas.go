@@ -38,7 +38,7 @@ const (
 // awaitHeights returns once this replica's index has reached every height
 // in want, waiting as long as replicaWaitLimit allows; after that, a
 // replicaBehindError. The request's view then shows at least those heights.
-func (s *server) awaitHeights(ctx context.Context, heights *indexedView, want []StreamHeight) error {
+func (c *Core) awaitHeights(ctx context.Context, heights *indexedView, want []StreamHeight) error {
 	if len(want) == 0 {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (s *server) awaitHeights(ctx context.Context, heights *indexedView, want []
 		}
 	}
 	for {
-		have := s.streamStatuses()
+		have := c.streamStatuses()
 		behind := streamsBehind(have, want)
 		if len(behind) == 0 {
 			for _, w := range want {

@@ -17,11 +17,9 @@ import (
 // server holds what the endpoint handlers share. It is built once by New and
 // only read afterwards, but for the caches that guard themselves.
 type server struct {
+	*Core
 	cfg     Config
 	backend Backend
-	log     logging.Logger
-	// now is the clock of page tokens and rate limits (tests replace it).
-	now func() time.Time
 	// openAPI is the OpenAPI document, with the configured version filled in.
 	openAPI []byte
 	// endpoints lists the routing table for the index (GET /).
@@ -96,7 +94,8 @@ func newHandler(
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, backend: backend, log: log, now: now, openAPI: openAPI, methods: newMethodTable()}
+	core := NewCore(backend.Node, log, now, cfg.Version, cfg.RequestTimeout)
+	s := &server{Core: core, cfg: cfg, backend: backend, openAPI: openAPI, methods: newMethodTable()}
 
 	routes, err := s.routes(ctrl)
 	if err != nil {
@@ -266,7 +265,7 @@ type apiHandler func(w http.ResponseWriter, r *http.Request, heights *indexedVie
 // as spec error bodies. Internal errors are logged, not shown to clients.
 // Every reply says which heights of the index it reflects (X-Indexed-Height,
 // see indexheights.go).
-func (s *server) adapt(h apiHandler) http.Handler {
+func (c *Core) adapt(h apiHandler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		heights := &indexedView{}
 		w = &indexedHeightWriter{ResponseWriter: w, view: heights}
@@ -275,9 +274,9 @@ func (s *server) adapt(h apiHandler) http.Handler {
 			return
 		}
 		setRetryAfter(w, err)
-		apiErr, internal := toAPIError(err, s.cfg.RequestTimeout)
+		apiErr, internal := toAPIError(err, c.requestTimeout)
 		if internal {
-			s.log.Warn("API request failed",
+			c.log.Warn("API request failed",
 				zap.String("method", r.Method),
 				zap.String("path", r.URL.Path),
 				zap.Error(err),

@@ -149,7 +149,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	require.Contains(t, doc.Components.Schemas, "MetricsErrorResponse")
 
 	// The document describes exactly the routing table.
-	s := &server{cfg: testConfig().withDefaults(), backend: newFakeBackend().readers(), log: logging.NoLog{}, now: time.Now}
+	s := newTestServer(newFakeBackend().readers(), time.Now)
 	routes, err := s.routes(nil)
 	require.NoError(t, err)
 	var fromRoutes, fromDoc []string

@@ -51,14 +51,14 @@ const maxIDLength = 100
 // notServedYet is the reply of every recognised endpoint this version does
 // not serve yet: a 404 that names the endpoint and the version, so clients
 // can tell it from a mistyped URL.
-func (s *server) notServedYet(r *http.Request) error {
+func (c *Core) notServedYet(r *http.Request) error {
 	path := r.URL.Path
 	if route := mux.CurrentRoute(r); route != nil {
 		if tpl, err := route.GetPathTemplate(); err == nil {
 			path = tpl
 		}
 	}
-	return newAPIError(http.StatusNotFound, "%s %s is not served by avadata %s yet", r.Method, path, s.cfg.Version)
+	return newAPIError(http.StatusNotFound, "%s %s is not served by avadata %s yet", r.Method, path, c.version)
 }
 
 // pathVar returns the path variable name of r's route.
@@ -68,12 +68,12 @@ func pathVar(r *http.Request, name string) string { return mux.Vars(r)[name] }
 // chains the endpoint allows; the request reads that chain's index. The
 // X-chain's txs and UTXOs include the DAG-era ones, which the vertex
 // follower writes: an X-chain request reads both streams.
-func (s *server) resolvePrimaryPath(r *http.Request, heights *indexedView, allowed []netinfo.Chain) (netinfo.Chain, error) {
-	chain, err := s.resolvePrimaryChain(r, allowed)
+func (c *Core) resolvePrimaryPath(r *http.Request, heights *indexedView, allowed []netinfo.Chain) (netinfo.Chain, error) {
+	chain, err := c.resolvePrimaryChain(r, allowed)
 	if err == nil {
-		s.readsChain(heights, chain)
+		c.readsChain(heights, chain)
 		if chain == netinfo.X {
-			s.readsStream(heights, vertexStream)
+			c.readsStream(heights, vertexStream)
 		}
 	}
 	return chain, err
@@ -81,8 +81,8 @@ func (s *server) resolvePrimaryPath(r *http.Request, heights *indexedView, allow
 
 // resolvePrimaryChain is resolvePrimaryPath for endpoints that read another
 // stream of the chain than its blocks (the X-chain's vertices).
-func (s *server) resolvePrimaryChain(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
-	node := s.backend.Node.Network()
+func (c *Core) resolvePrimaryChain(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
+	node := c.Network()
 	if err := resolveNetwork(pathVar(r, paramNetwork), node); err != nil {
 		return 0, err
 	}

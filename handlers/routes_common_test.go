@@ -198,7 +198,7 @@ func TestStubPageTokens(t *testing.T) {
 	backend := newFakeBackend()
 	api := newTestAPI(t, testConfig(), backend, nil)
 	// A token issued by another endpoint (avg TPS) is rejected by name.
-	s := &server{backend: backend.readers(), now: api.clock.Now}
+	s := newTestServer(backend.readers(), api.clock.Now)
 	tpsPage := page{route: routeAvgTPS, filters: NewFilterHash(routeAvgTPS, "P")}
 	token, err := s.nextPageToken(tpsPage, 1, nil)
 	require.NoError(t, err)

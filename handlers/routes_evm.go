@@ -76,7 +76,7 @@ type evmTarget struct {
 // resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
 // request reads that chain's index.
 func (s *server) resolveEVMPath(r *http.Request, heights *indexedView) (evmTarget, error) {
-	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.backend.Node.Network())
+	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.Network())
 	if err != nil {
 		return evmTarget{}, err
 	}

@@ -68,7 +68,7 @@ func (s *server) primaryRoutes() []route {
 // addresses as given (for page token filters) and their 20 bytes, in the
 // same order: the index keys X/P and EVM addresses alike by those bytes.
 func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, []ids.ShortID, error) {
-	hrp := s.backend.Node.Network().HRP()
+	hrp := s.Network().HRP()
 	decoded := make(map[string]ids.ShortID)
 	items, err := parseList(q, name, maxListEntries, func(item string) error {
 		if !strings.HasPrefix(item, "0x") && !strings.HasPrefix(item, "0X") {

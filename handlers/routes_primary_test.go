@@ -199,7 +199,7 @@ func TestListLatestVerticesRoute(t *testing.T) {
 }
 
 func TestParseListPrimaryTxsRequest(t *testing.T) {
-	s := &server{backend: newFakeBackend().readers()}
+	s := newTestServer(newFakeBackend().readers(), nil)
 	addr := bech32Addr(t, "local", 1)
 	req, err := http.NewRequest(http.MethodGet, "http://node/?addresses="+addr+"&txTypes=basetx", nil)
 	require.NoError(t, err)

@@ -68,7 +68,7 @@ func (s *server) sigAggRoutes() []route {
 // A field set to null counts as absent.
 func (s *server) parseAggregateSignaturesRequest(r *http.Request, heights *indexedView) (aggregator.Request, error) {
 	var req aggregator.Request
-	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
+	if err := resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
 		return req, err
 	}
 	fields, err := readJSONObject(r, maxSigAggBodyBytes, sigAggBodyFields())
@@ -120,7 +120,7 @@ type getAggregatedSignaturesRequest struct {
 }
 
 func (s *server) parseGetAggregatedSignaturesRequest(r *http.Request, heights *indexedView) (getAggregatedSignaturesRequest, error) {
-	if err := resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
+	if err := resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
 		return getAggregatedSignaturesRequest{}, err
 	}
 	txID, err := parseCB58ID(paramTxHash, pathVar(r, paramTxHash))

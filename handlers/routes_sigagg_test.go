@@ -108,7 +108,7 @@ func TestAggregateSignaturesBodyLimit(t *testing.T) {
 }
 
 func TestParseAggregateSignaturesDefaults(t *testing.T) {
-	s := &server{backend: newFakeBackend().readers()}
+	s := newTestServer(newFakeBackend().readers(), nil)
 	req := httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(`{"message":"0xAAbb"}`))
 	req = muxVars(req, map[string]string{"network": "local"})
 	got, err := s.parseAggregateSignaturesRequest(req, &indexedView{})

@@ -99,7 +99,7 @@ type listRewardsRequest struct {
 func (s *server) parseListRewardsRequest(r *http.Request, heights *indexedView) (listRewardsRequest, error) {
 	var req listRewardsRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
 		return req, err
 	}
 	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
@@ -132,7 +132,7 @@ type getValidatorRequest struct {
 func (s *server) parseGetValidatorRequest(r *http.Request, heights *indexedView) (getValidatorRequest, error) {
 	var req getValidatorRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
 		return req, err
 	}
 	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
@@ -161,7 +161,7 @@ type listDelegatorsRequest struct {
 func (s *server) parseListDelegatorsRequest(r *http.Request, heights *indexedView) (listDelegatorsRequest, error) {
 	var req listDelegatorsRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.backend.Node.Network()); err != nil {
+	if err = resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
 		return req, err
 	}
 	s.readsChain(heights, netinfo.P) // staking data is the P-chain's

@@ -113,7 +113,7 @@ func TestListDelegatorsRoute(t *testing.T) {
 }
 
 func TestParseListRewardsRequest(t *testing.T) {
-	s := &server{backend: newFakeBackend().readers()}
+	s := newTestServer(newFakeBackend().readers(), nil)
 	req, err := http.NewRequest(http.MethodGet, "http://node/?nodeIds="+testNodeID+","+testNodeID+"&currency=EUR", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local"})

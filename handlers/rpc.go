@@ -90,7 +90,7 @@ type adminService struct {
 
 // PauseFollower stops a follower after its current block.
 func (svc *adminService) PauseFollower(_ *http.Request, args *FollowerArgs, reply *FollowerReply) error {
-	node := svc.server.backend.Node.Network()
+	node := svc.server.Network()
 	chain, err := parseFollowerChain(args.Chain, node)
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func (svc *adminService) PauseFollower(_ *http.Request, args *FollowerArgs, repl
 
 // ResumeFollower restarts a paused follower.
 func (svc *adminService) ResumeFollower(_ *http.Request, args *FollowerArgs, reply *FollowerReply) error {
-	node := svc.server.backend.Node.Network()
+	node := svc.server.Network()
 	chain, err := parseFollowerChain(args.Chain, node)
 	if err != nil {
 		return err

@@ -40,7 +40,7 @@ func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, hei
 		return err
 	}
 	ctx := r.Context()
-	now := s.now().Unix()
+	now := s.Now().Unix()
 	stakers, token, err := s.listStakers(ctx, pdata.StakerQuery{
 		Delegators: true, NodeIDs: req.NodeIDs, RewardAddrs: req.RewardAddressIDs,
 		Status: req.DelegationStatus, Now: now,
@@ -49,7 +49,7 @@ func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, hei
 		return err
 	}
 	potential := s.potentialRewards(ctx, stakers, now)
-	view := &primaryView{node: s.backend.Node.Network(), chain: netinfo.P}
+	view := &primaryView{node: s.Network(), chain: netinfo.P}
 	resp := listDelegatorsResponse{Delegators: make([]any, 0, len(stakers)), NextPageToken: token}
 	for i := range stakers {
 		resp.Delegators = append(resp.Delegators, view.delegatorDetails(&stakers[i], now, potential))
@@ -123,7 +123,7 @@ func (s *server) potentialRewards(ctx context.Context, stakers []pdata.IndexedSt
 			defer func() { <-sema; wg.Done() }()
 			vals, err := s.backend.Platform.CurrentValidators(ctx, []ids.NodeID{node})
 			if err != nil {
-				s.log.Debug("reading a validator's delegators; answering 0 for their estimates",
+				s.Log().Debug("reading a validator's delegators; answering 0 for their estimates",
 					zap.Stringer("nodeID", node), zap.Error(err))
 				return
 			}

@@ -62,7 +62,7 @@ func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request, hei
 	}
 	// One clock for the whole request: a staker ending mid-request must not
 	// be active for one batch and not the next.
-	now := s.now().Unix()
+	now := s.Now().Unix()
 	inTime := inTimeRange(req.Time)
 	var active map[ids.ID]*pdata.IndexedStaker
 	scan := txScan{

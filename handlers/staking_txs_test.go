@@ -222,7 +222,7 @@ func TestListRewardsErrors(t *testing.T) {
 	b := withFixtures(t, newFakeBackend())
 	backend := b.readers()
 	backend.Staking = nil
-	s := &server{backend: backend}
+	s := newTestServer(backend, nil)
 	_, err := s.stakingReader()
 	var apiErr *apiError
 	require.ErrorAs(t, err, &apiErr)

@@ -52,7 +52,7 @@ func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heigh
 		return err
 	}
 	ctx := r.Context()
-	now := s.now().Unix()
+	now := s.Now().Unix()
 	stakers, token, err := s.listStakers(ctx, pdata.StakerQuery{
 		NodeIDs: []ids.NodeID{req.NodeID}, Status: req.ValidationStatus, Now: now,
 	}, req.Page)
@@ -60,7 +60,7 @@ func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heigh
 		return err
 	}
 	live := s.liveValidation(ctx, req.NodeID, stakers, now)
-	view := &primaryView{node: s.backend.Node.Network(), chain: netinfo.P}
+	view := &primaryView{node: s.Network(), chain: netinfo.P}
 	resp := listValidatorsResponse{Validators: make([]any, 0, len(stakers)), NextPageToken: token}
 	for i := range stakers {
 		resp.Validators = append(resp.Validators, view.validatorDetails(&stakers[i], now, live))
@@ -207,7 +207,7 @@ func (s *server) liveValidation(ctx context.Context, nodeID ids.NodeID, stakers 
 	}
 	vals, err := s.backend.Platform.CurrentValidators(ctx, []ids.NodeID{nodeID})
 	if err != nil {
-		s.log.Debug("reading the current validator; answering without live data",
+		s.Log().Debug("reading the current validator; answering without live data",
 			zap.Stringer("nodeID", nodeID), zap.Error(err))
 		return live
 	}
@@ -216,7 +216,7 @@ func (s *server) liveValidation(ctx context.Context, nodeID ids.NodeID, stakers 
 		live.byTx[v.TxID] = v
 	}
 	if live.totalStake, err = s.totalStake.get(ctx, s); err != nil {
-		s.log.Debug("reading the total stake; answering without stakePercentage", zap.Error(err))
+		s.Log().Debug("reading the total stake; answering without stakePercentage", zap.Error(err))
 	}
 	return live
 }
@@ -238,7 +238,7 @@ type totalStakeCache struct {
 func (c *totalStakeCache) get(ctx context.Context, s *server) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := s.now()
+	now := s.Now()
 	if !c.at.IsZero() && now.Sub(c.at) < totalStakeTTL {
 		return c.total, nil
 	}

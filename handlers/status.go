@@ -35,13 +35,13 @@ type EVMChainStatus struct {
 
 // status assembles the current StatusResponse.
 func (s *server) status() StatusResponse {
-	node := s.backend.Node.Network()
-	chains := s.backend.Node.Statuses()
+	node := s.Network()
+	chains := s.Statuses()
 	if chains == nil {
 		chains = []follower.Status{} // an empty list, never null
 	}
 	return StatusResponse{
-		Version: s.cfg.Version,
+		Version: s.Version(),
 		Network: NetworkStatus{
 			Name:       node.Name(),
 			NetworkID:  node.NetworkID,
