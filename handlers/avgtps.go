@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/gorilla/mux"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -49,22 +51,22 @@ type avgTPSResponse struct {
 
 // avgTPSPaging pages the average TPS endpoint: pageSize 1..100, default 10
 // (an avadata extension), tokens valid for the metrics lifetime.
-func avgTPSPaging() listPaging {
-	return listPaging{route: routeAvgTPS, size: standardPageSize(), maxAge: MetricsPageTokenLifetime}
+func avgTPSPaging() api.Paging {
+	return api.Paging{Route: routeAvgTPS, Size: api.StandardPageSize(), MaxAge: api.MetricsPageTokenLifetime}
 }
 
 // serveAvgTPS handles GET {metrics_url}/v1/avg_tps/{chainId}: daily average
 // TPS of any followed chain, newest day first, paged by pageToken.
-func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
-	chain, err := resolveMetricsChain(mux.Vars(r)[paramChainID], s.Network())
+func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	chain, err := api.ResolveMetricsChain(mux.Vars(r)[api.ParamChainID], s.Network())
 	if err != nil {
 		return err
 	}
 	// The chain is the only filter; its stream name makes tokens work
 	// whichever alias or ID the client used, and on every replica.
-	stream := chainStream(s.Network(), chain)
-	s.readsStream(heights, stream)
-	pg, err := s.parsePage(r.Context(), heights, r.URL.Query(), avgTPSPaging(), stream)
+	stream := api.ChainStream(s.Network(), chain)
+	s.ReadsStream(heights, stream)
+	pg, err := s.ParsePage(r.Context(), heights, r.URL.Query(), avgTPSPaging(), stream)
 	if err != nil {
 		return err
 	}
@@ -75,7 +77,7 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *in
 	if err != nil {
 		return fmt.Errorf("reading TPS buckets of chain %s before %d: %w", chain, before, err)
 	}
-	buckets, hasMore := trimPage(buckets, pg.Size)
+	buckets, hasMore := api.TrimPage(buckets, pg.Size)
 
 	resp := avgTPSResponse{
 		Results: make([]tpsPoint, len(buckets)),
@@ -88,11 +90,11 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *in
 		resp.Results[i] = tpsPoint{Timestamp: bucket.Start, Value: AverageTPS(bucket, newest)}
 	}
 	if hasMore {
-		if resp.NextPageToken, err = s.nextPageToken(pg, buckets[len(buckets)-1].Start, nil); err != nil {
+		if resp.NextPageToken, err = s.NextPageToken(pg, buckets[len(buckets)-1].Start, nil); err != nil {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 

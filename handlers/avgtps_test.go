@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/follower"
@@ -73,13 +75,13 @@ type avgTPSBody struct {
 	NextPageToken *string `json:"nextPageToken"`
 }
 
-func getAvgTPS(t *testing.T, api *testAPI, chainID string, query url.Values) avgTPSBody {
+func getAvgTPS(t *testing.T, srv *testAPI, chainID string, query url.Values) avgTPSBody {
 	t.Helper()
 	path := "/ext/bc/data/metrics/v1/avg_tps/" + chainID
 	if len(query) > 0 {
 		path += "?" + query.Encode()
 	}
-	rec := api.get(t, path)
+	rec := srv.get(t, path)
 	var body avgTPSBody
 	requireJSON(t, rec, http.StatusOK, &body)
 	var raw map[string]any
@@ -100,12 +102,12 @@ func TestAvgTPSPaging(t *testing.T) {
 		{Chain: netinfo.X, LastApplied: time.Unix(1, 0)},
 		{Chain: netinfo.P, LastApplied: applied},
 	}
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	var pages []avgTPSBody
 	query := url.Values{}
 	for {
-		page := getAvgTPS(t, api, "p-chain", query)
+		page := getAvgTPS(t, srv, "p-chain", query)
 		require.Equal(t, http.StatusOK, page.Status)
 		require.Equal(t, applied.Unix(), page.LastRun)
 		pages = append(pages, page)
@@ -149,25 +151,25 @@ func TestAvgTPSPageSizeAndEdges(t *testing.T) {
 	backend := newFakeBackend()
 	newest := 19_000 * day
 	backend.buckets[netinfo.C] = dailyBuckets(4, newest, 0)
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
-	page := getAvgTPS(t, api, "43112", url.Values{"pageSize": {"4"}})
+	page := getAvgTPS(t, srv, "43112", url.Values{"pageSize": {"4"}})
 	require.Len(t, page.Results, 4)
 	require.Nil(t, page.NextPageToken, "exactly pageSize buckets: no further page")
 	require.InDelta(t, float64(1000), page.Results[0].Value, 1e-12, "newest day with one second elapsed")
 	require.Zero(t, page.LastRun, "follower never wrote")
 
-	page = getAvgTPS(t, api, "c-chain", url.Values{"pageSize": {"3"}})
+	page = getAvgTPS(t, srv, "c-chain", url.Values{"pageSize": {"3"}})
 	require.Len(t, page.Results, 3)
 	require.NotNil(t, page.NextPageToken)
 
 	// The token is tied to the chain, not to the spelling of its ID.
-	next := getAvgTPS(t, api, testCChainID.String(), url.Values{"pageToken": {*page.NextPageToken}, "pageSize": {"3"}})
+	next := getAvgTPS(t, srv, testCChainID.String(), url.Values{"pageToken": {*page.NextPageToken}, "pageSize": {"3"}})
 	require.Len(t, next.Results, 1)
 	require.Equal(t, newest-3*day, next.Results[0].Timestamp)
 	require.InDelta(t, float64(1000+37*3)/float64(day), next.Results[0].Value, 1e-12, "later pages hold complete days")
 
-	empty := getAvgTPS(t, api, "x-chain", nil)
+	empty := getAvgTPS(t, srv, "x-chain", nil)
 	require.NotNil(t, empty.Results)
 	require.Empty(t, empty.Results)
 	require.Nil(t, empty.NextPageToken)
@@ -178,7 +180,7 @@ func TestAvgTPSChainForms(t *testing.T) {
 	for _, c := range []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C, testSubnetChain} {
 		backend.buckets[c] = []store.TPSBucket{{Start: int64(c+1) * day, TxCount: 1, LastBlockTs: int64(c+1) * day}}
 	}
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	tests := map[string]netinfo.Chain{
 		"p-chain":                  netinfo.P,
 		pChainID:                   netinfo.P,
@@ -191,7 +193,7 @@ func TestAvgTPSChainForms(t *testing.T) {
 		testSubnetChainID.String(): testSubnetChain,
 	}
 	for segment, chain := range tests {
-		page := getAvgTPS(t, api, segment, nil)
+		page := getAvgTPS(t, srv, segment, nil)
 		require.Len(t, page.Results, 1, segment)
 		require.Equal(t, int64(chain+1)*day, page.Results[0].Timestamp, segment)
 	}
@@ -200,18 +202,18 @@ func TestAvgTPSChainForms(t *testing.T) {
 func TestAvgTPSBadRequests(t *testing.T) {
 	backend := newFakeBackend()
 	backend.buckets[netinfo.P] = dailyBuckets(30, 19_000*day, 10)
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
-	first := getAvgTPS(t, api, "p-chain", nil)
+	first := getAvgTPS(t, srv, "p-chain", nil)
 	require.NotNil(t, first.NextPageToken)
 	pToken := *first.NextPageToken
 
-	otherRoute, err := EncodePageToken(backend.key, PageToken{
-		Route: "otherRoute", Filters: NewFilterHash(routeAvgTPS, "P"), Position: 5, IssuedAt: api.clock.Now(),
+	otherRoute, err := api.EncodePageToken(backend.key, api.PageToken{
+		Route: "otherRoute", Filters: api.NewFilterHash(routeAvgTPS, "P"), Position: 5, IssuedAt: srv.clock.Now(),
 	})
 	require.NoError(t, err)
-	forged, err := EncodePageToken([]byte("attacker key"), PageToken{
-		Route: routeAvgTPS, Filters: NewFilterHash(routeAvgTPS, "P"), Position: 5, IssuedAt: api.clock.Now(),
+	forged, err := api.EncodePageToken([]byte("attacker key"), api.PageToken{
+		Route: routeAvgTPS, Filters: api.NewFilterHash(routeAvgTPS, "P"), Position: 5, IssuedAt: srv.clock.Now(),
 	})
 	require.NoError(t, err)
 
@@ -239,16 +241,16 @@ func TestAvgTPSBadRequests(t *testing.T) {
 			if tt.query != "" {
 				path += "?" + tt.query
 			}
-			requireMetricsError(t, api.get(t, path), http.StatusBadRequest, tt.fragments...)
+			requireMetricsError(t, srv.get(t, path), http.StatusBadRequest, tt.fragments...)
 		})
 	}
 
 	t.Run("expired token", func(t *testing.T) {
 		path := "/metrics/v1/avg_tps/p-chain?pageToken=" + url.QueryEscape(pToken)
-		api.clock.Advance(MetricsPageTokenLifetime - time.Second)
-		requireJSON(t, api.get(t, path), http.StatusOK, nil)
-		api.clock.Advance(2 * time.Second)
-		requireMetricsError(t, api.get(t, path), http.StatusBadRequest, "invalid pageToken", "expired", "24h")
+		srv.clock.Advance(api.MetricsPageTokenLifetime - time.Second)
+		requireJSON(t, srv.get(t, path), http.StatusOK, nil)
+		srv.clock.Advance(2 * time.Second)
+		requireMetricsError(t, srv.get(t, path), http.StatusBadRequest, "invalid pageToken", "expired", "24h")
 	})
 }
 
@@ -264,8 +266,8 @@ func TestAvgTPSBackendFailures(t *testing.T) {
 		t.Run(tt.err.Error(), func(t *testing.T) {
 			backend := newFakeBackend()
 			backend.tpsErr = tt.err
-			api := newTestAPI(t, testConfig(), backend, nil)
-			msg := requireMetricsError(t, api.get(t, "/metrics/v1/avg_tps/p-chain"), tt.status)
+			srv := newTestAPI(t, testConfig(), backend, nil)
+			msg := requireMetricsError(t, srv.get(t, "/metrics/v1/avg_tps/p-chain"), tt.status)
 			require.NotContains(t, msg, "disk on fire", "internal details stay in the log")
 		})
 	}
@@ -273,22 +275,22 @@ func TestAvgTPSBackendFailures(t *testing.T) {
 
 func TestAvgTPSPassesRequestContext(t *testing.T) {
 	backend := newFakeBackend()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://node/metrics/v1/avg_tps/p-chain", nil)
 	require.NoError(t, err)
-	rec := newRecorderFor(api, req)
+	rec := newRecorderFor(srv, req)
 	requireMetricsError(t, rec, http.StatusServiceUnavailable)
 }
 
 func TestAvgTPSWithoutSigningKeyIsInternal(t *testing.T) {
 	backend := newFakeBackend()
 	backend.buckets[netinfo.P] = dailyBuckets(3, 19_000*day, 10)
-	api := newTestAPI(t, testConfig(), backend, nil)
-	token := *getAvgTPS(t, api, "p-chain", url.Values{"pageSize": {"1"}}).NextPageToken
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	token := *getAvgTPS(t, srv, "p-chain", url.Values{"pageSize": {"1"}}).NextPageToken
 
 	backend.key = nil
-	requireMetricsError(t, api.get(t, "/metrics/v1/avg_tps/p-chain?pageSize=1"), http.StatusInternalServerError)
-	requireMetricsError(t, api.get(t, "/metrics/v1/avg_tps/p-chain?pageToken="+token), http.StatusInternalServerError)
+	requireMetricsError(t, srv.get(t, "/metrics/v1/avg_tps/p-chain?pageSize=1"), http.StatusInternalServerError)
+	requireMetricsError(t, srv.get(t, "/metrics/v1/avg_tps/p-chain?pageToken="+token), http.StatusInternalServerError)
 }

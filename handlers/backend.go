@@ -4,13 +4,14 @@ import (
 	"context"
 	"math/big"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/aggregator"
 	"github.com/avadata/avadata/indexer/evmdata"
-	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/store"
@@ -21,7 +22,7 @@ import (
 // VM only supplies what lives outside the store (network identity, follower
 // progress, live node state). Unit tests use fakes.
 type Backend struct {
-	Node    NodeView
+	Node    api.NodeView
 	Metrics MetricsReader
 	EVM     EVMReader
 	// EVMState reads live state from the node's EVM chains (current native
@@ -61,19 +62,6 @@ type VertexReader interface {
 	// VerticesAtHeight lists the vertices of one DAG height by acceptance
 	// index, descending when desc.
 	VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error)
-}
-
-// NodeView is the plugin's view of its node.
-type NodeView interface {
-	// Network is the identity of the host node's network and of the chains
-	// avadata follows.
-	Network() netinfo.Info
-	// Statuses reports the progress of every followed chain.
-	Statuses() []follower.Status
-	// PageTokenKey is the secret that signs page tokens: the pageTokenSecret
-	// replicas share, else the node's own (persisted, so tokens survive
-	// restarts).
-	PageTokenKey() []byte
 }
 
 // MetricsReader serves the metrics service.

@@ -1,10 +1,9 @@
 package handlers
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // Request bodies are bounded twice: Config.MaxBodyBytes on every route
@@ -22,8 +21,8 @@ import (
 func limitBodies(maxBytes int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxBytes {
-			tooLarge := bodyTooLarge(maxBytes)
-			writeErrorStatus(w, r, tooLarge.status, tooLarge.message)
+			tooLarge := api.BodyTooLarge(maxBytes)
+			api.WriteError(w, r, tooLarge.Status, tooLarge.Message)
 			return
 		}
 		if r.Body != nil && r.Body != http.NoBody {
@@ -31,42 +30,4 @@ func limitBodies(maxBytes int64, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// readBody reads r's body, at most limit bytes; a longer body, or one over
-// the bound of every route, is a 413.
-func readBody(r *http.Request, limit int64) ([]byte, error) {
-	if r.ContentLength > limit {
-		return nil, bodyTooLarge(limit)
-	}
-	if r.Body == nil {
-		return nil, nil
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	var overAll *http.MaxBytesError
-	switch {
-	case errors.As(err, &overAll):
-		return nil, bodyTooLarge(overAll.Limit)
-	case err != nil:
-		return nil, badRequest("reading the request body failed: %v", err)
-	case int64(len(body)) > limit:
-		return nil, bodyTooLarge(limit)
-	}
-	return body, nil
-}
-
-func bodyTooLarge(limit int64) *apiError {
-	return newAPIError(http.StatusRequestEntityTooLarge, "request body too large: the limit is %s", byteCount(limit))
-}
-
-// byteCount writes n as bytes, with KiB or MiB when exact.
-func byteCount(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d bytes (%d MiB)", n, n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d bytes (%d KiB)", n, n>>10)
-	default:
-		return fmt.Sprintf("%d bytes", n)
-	}
 }

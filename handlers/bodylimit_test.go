@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/stretchr/testify/require"
 )
 
 func TestBodyLimitOnEveryRoute(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxBodyBytes = 1000
-	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 	big := strings.Repeat("x", 1001)
 	for _, tc := range []struct{ method, path string }{
 		{http.MethodGet, "/v1/status"},
@@ -21,12 +23,12 @@ func TestBodyLimitOnEveryRoute(t *testing.T) {
 		{http.MethodGet, "/v1/no-such-route"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
-			rec := api.request(t, tc.method, "/ext/bc/data"+tc.path, big)
+			rec := srv.request(t, tc.method, "/ext/bc/data"+tc.path, big)
 			requireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large: the limit is 1000 bytes")
 		})
 	}
 	t.Run("metrics service", func(t *testing.T) {
-		rec := api.request(t, http.MethodGet, "/ext/bc/data/metrics/v1/avg_tps/p-chain", big)
+		rec := srv.request(t, http.MethodGet, "/ext/bc/data/metrics/v1/avg_tps/p-chain", big)
 		requireMetricsError(t, rec, http.StatusRequestEntityTooLarge, "too large")
 	})
 	t.Run("streamed body", func(t *testing.T) {
@@ -36,19 +38,19 @@ func TestBodyLimitOnEveryRoute(t *testing.T) {
 		req := httptest.NewRequest(http.MethodPost, "http://node/ext/bc/data/v1/signatureAggregator/local/aggregateSignatures",
 			strings.NewReader(body))
 		req.ContentLength = -1
-		requireDataError(t, newRecorderFor(api, req), http.StatusRequestEntityTooLarge, "1000 bytes")
+		requireDataError(t, newRecorderFor(srv, req), http.StatusRequestEntityTooLarge, "1000 bytes")
 	})
 	t.Run("at the limit", func(t *testing.T) {
 		request := `{"jsonrpc":"2.0","method":"avadata.status","id":1}`
 		body := request + strings.Repeat(" ", 1000-len(request))
 		require.Len(t, body, 1000)
-		reply := callRPC(t, api, body)
+		reply := callRPC(t, srv, body)
 		require.Nil(t, reply.Error)
 	})
 }
 
 func TestByteCount(t *testing.T) {
-	require.Equal(t, "1000 bytes", byteCount(1000))
-	require.Equal(t, "2048 bytes (2 KiB)", byteCount(2048))
-	require.Equal(t, "1048576 bytes (1 MiB)", byteCount(1<<20))
+	require.Equal(t, "1000 bytes", api.ByteCount(1000))
+	require.Equal(t, "2048 bytes (2 KiB)", api.ByteCount(2048))
+	require.Equal(t, "1048576 bytes (1 MiB)", api.ByteCount(1<<20))
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // Who is asking: the client address that anonymous rate limits are kept by.
@@ -33,17 +35,6 @@ import (
 // IPv6 clients are bucketed by /64, the block one host usually gets: keyed
 // by full address, one host could take a fresh bucket per request.
 
-// clientSource says how a request's client was found; it labels a metric
-// and names the client in a 429's message.
-type clientSource string
-
-const (
-	sourcePeer        clientSource = "peer"         // the node passed the peer's address
-	sourceForwarded   clientSource = "forwarded"    // from a trusted proxy's X-Forwarded-For
-	sourceUnknownPeer clientSource = "unknown_peer" // no address: one shared bucket
-	sourceAPIKey      clientSource = "api_key"      // a known API key; no address needed
-)
-
 // maxForwardedHops bounds how many X-Forwarded-For entries are looked at
 // from the right: more trusted proxies than this in a row is a loop or an
 // attack, and the header is client-controlled text of any length.
@@ -53,7 +44,7 @@ const maxForwardedHops = 16
 // a /32, an IPv6 block as a /64, or the zero Prefix for an unknown client.
 type clientAddr struct {
 	prefix netip.Prefix
-	source clientSource
+	source api.ClientSource
 }
 
 // String names the client for messages.
@@ -77,10 +68,10 @@ type clientAddressing struct {
 // clientOf returns r's client (see the top of this file).
 func (a clientAddressing) clientOf(r *http.Request) clientAddr {
 	peer, peerKnown := parseHostAddr(r.RemoteAddr)
-	client := clientAddr{source: sourceUnknownPeer}
+	client := clientAddr{source: api.SourceUnknownPeer}
 	trustedHop := a.trustUnknownPeer
 	if peerKnown {
-		client = clientAddr{prefix: bucketPrefix(peer), source: sourcePeer}
+		client = clientAddr{prefix: bucketPrefix(peer), source: api.SourcePeer}
 		trustedHop = a.isTrusted(peer)
 	}
 	if !trustedHop {
@@ -92,7 +83,7 @@ func (a clientAddressing) clientOf(r *http.Request) clientAddr {
 		if !ok {
 			break // garbage from the hop we trusted: it stays the client
 		}
-		client = clientAddr{prefix: bucketPrefix(addr), source: sourceForwarded}
+		client = clientAddr{prefix: bucketPrefix(addr), source: api.SourceForwarded}
 		trustedHop = a.isTrusted(addr)
 	}
 	return client

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 )
 
@@ -125,7 +127,7 @@ func parseCuratedChain(data []byte) (map[common.Address]CuratedContract, error) 
 	}
 	out := make(map[common.Address]CuratedContract, len(contracts))
 	for _, contract := range contracts {
-		if validateEVMAddress(contract.key) != nil {
+		if api.ValidateEVMAddress(contract.key) != nil {
 			return nil, fmt.Errorf("contract %q: want 0x followed by 40 hex digits", contract.key)
 		}
 		addr := common.HexToAddress(contract.key)
@@ -151,7 +153,7 @@ func decodeCuratedContract(data []byte) (CuratedContract, error) {
 	for i, link := range c.ResourceLinks {
 		if !slices.Contains(resourceLinkTypes(), link.Type) {
 			return CuratedContract{}, fmt.Errorf("resourceLinks[%d]: type %q is not one of %s",
-				i, link.Type, quoteList(resourceLinkTypes()))
+				i, link.Type, api.QuoteList(resourceLinkTypes()))
 		}
 		if link.URL == "" {
 			return CuratedContract{}, fmt.Errorf("resourceLinks[%d]: url is empty", i)

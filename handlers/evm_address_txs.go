@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
@@ -30,15 +32,15 @@ func txCursor() pinnedCursor[evmdata.IndexedTx, evmdata.TxPos] {
 	}
 }
 
-func (s *server) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
-	req, err := s.parseEVMBlockListing(r, heights, dataPaging(routeListEVMAddressTxs, true))
+func (s *server) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListEVMAddressTxs, true))
 	if err != nil {
 		return err
 	}
 	txs, next, err := readPinnedPage(r.Context(), s, req, txCursor(),
 		func(ctx context.Context, q pinnedQuery[evmdata.TxPos]) ([]evmdata.IndexedTx, error) {
 			txs, err := s.backend.EVM.AddressTxs(ctx, req.Chain.Chain, evmdata.AddressTxQuery{
-				Address: req.Address, Blocks: q.Blocks, Desc: req.Page.Order == sortDesc,
+				Address: req.Address, Blocks: q.Blocks, Desc: req.Page.Order == api.SortDesc,
 				After: q.After, Pinned: q.Pinned, Limit: q.Limit,
 			})
 			if err != nil {
@@ -60,6 +62,6 @@ func (s *server) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request, 
 	if view.err != nil {
 		return view.err
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

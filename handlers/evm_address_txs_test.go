@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -44,8 +46,8 @@ func arrive(backend *fakeBackend, height uint64) {
 }
 
 func TestListEVMAddressTxs(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, aliceTxsPath)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, aliceTxsPath)
 	require.Equal(t, []string{"15", "14", "13", "12", "11", "10"}, txBlocks(t, body), "newest first by default")
 	require.NotContains(t, body, "nextPageToken", "the last page has no token")
 
@@ -58,29 +60,29 @@ func TestListEVMAddressTxs(t *testing.T) {
 	require.Equal(t, "CALL", internals[0].(map[string]any)["internalTxType"])
 	require.Equal(t, map[string]any{"address": bob.Hex()}, trade["nativeTransaction"].(map[string]any)["from"])
 
-	asc := getBody(t, api, aliceTxsPath+"?sortOrder=ASC")
+	asc := getBody(t, srv, aliceTxsPath+"?sortOrder=ASC")
 	require.Equal(t, []string{"10", "11", "12", "13", "14", "15"}, txBlocks(t, asc))
 
-	bobs := getBody(t, api, "/v1/chains/43112/addresses/"+testEVMAddr2+"/transactions")
+	bobs := getBody(t, srv, "/v1/chains/43112/addresses/"+testEVMAddr2+"/transactions")
 	require.Equal(t, []string{"14", "13", "12"}, txBlocks(t, bobs))
 
-	nobody := getBody(t, api, "/v1/chains/43112/addresses/0x000000000000000000000000000000000000dEaD/transactions")
+	nobody := getBody(t, srv, "/v1/chains/43112/addresses/0x000000000000000000000000000000000000dEaD/transactions")
 	require.Equal(t, map[string]any{"transactions": []any{}}, nobody)
 
-	subnet := getBody(t, api, "/v1/chains/779672/addresses/"+testEVMAddr+"/transactions")
+	subnet := getBody(t, srv, "/v1/chains/779672/addresses/"+testEVMAddr+"/transactions")
 	require.Equal(t, []string{"3"}, txBlocks(t, subnet), "each chain lists its own transactions")
 	require.Equal(t, "779672", subnet["transactions"].([]any)[0].(map[string]any)["nativeTransaction"].(map[string]any)["chainId"])
 }
 
 func TestListEVMAddressTxsBlockRange(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
-	require.Equal(t, []string{"13", "12", "11"}, txBlocks(t, getBody(t, api, aliceTxsPath+"?startBlock=11&endBlock=14")))
-	require.Equal(t, []string{"14", "15"}, txBlocks(t, getBody(t, api, aliceTxsPath+"?startBlock=14&sortOrder=asc")))
-	require.Equal(t, []string{"11", "10"}, txBlocks(t, getBody(t, api, aliceTxsPath+"?endBlock=12")))
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	require.Equal(t, []string{"13", "12", "11"}, txBlocks(t, getBody(t, srv, aliceTxsPath+"?startBlock=11&endBlock=14")))
+	require.Equal(t, []string{"14", "15"}, txBlocks(t, getBody(t, srv, aliceTxsPath+"?startBlock=14&sortOrder=asc")))
+	require.Equal(t, []string{"11", "10"}, txBlocks(t, getBody(t, srv, aliceTxsPath+"?endBlock=12")))
 
 	calls := len(backend.evm.addressQueries)
-	empty := getBody(t, api, aliceTxsPath+"?endBlock=0")
+	empty := getBody(t, srv, aliceTxsPath+"?endBlock=0")
 	require.Equal(t, []any{}, empty["transactions"], "endBlock is exclusive: 0 selects nothing")
 	require.Len(t, backend.evm.addressQueries, calls, "nothing to read")
 }
@@ -89,11 +91,11 @@ func TestListEVMAddressTxsPagingPinsTheFirstPage(t *testing.T) {
 	for _, order := range []string{"desc", "asc"} {
 		t.Run(order, func(t *testing.T) {
 			backend := withFixtures(t, newFakeBackend())
-			api := newTestAPI(t, testConfig(), backend, nil)
+			srv := newTestAPI(t, testConfig(), backend, nil)
 			path := aliceTxsPath + "?pageSize=2&sortOrder=" + order
 
 			var seen []string
-			body := getBody(t, api, path)
+			body := getBody(t, srv, path)
 			for {
 				seen = append(seen, txBlocks(t, body)...)
 				// Blocks keep arriving while the client pages.
@@ -101,7 +103,7 @@ func TestListEVMAddressTxsPagingPinsTheFirstPage(t *testing.T) {
 				if _, more := body["nextPageToken"]; !more {
 					break
 				}
-				body = getBody(t, api, withToken(path, body))
+				body = getBody(t, srv, withToken(path, body))
 			}
 			want := []string{"15", "14", "13", "12", "11", "10"}
 			if order == "asc" {
@@ -113,7 +115,7 @@ func TestListEVMAddressTxsPagingPinsTheFirstPage(t *testing.T) {
 				require.Equal(t, 3, q.Limit, "one more than the page size")
 			}
 
-			fresh := getBody(t, api, path)
+			fresh := getBody(t, srv, path)
 			last := backend.evm.addressQueries[len(backend.evm.addressQueries)-1]
 			require.Equal(t, uint64(22), last.Pinned, "a new first page pins anew")
 			if order == "desc" {
@@ -125,14 +127,14 @@ func TestListEVMAddressTxsPagingPinsTheFirstPage(t *testing.T) {
 
 func TestListEVMAddressTxsTokens(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
-	first := getBody(t, api, aliceTxsPath+"?pageSize=2")
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	first := getBody(t, srv, aliceTxsPath+"?pageSize=2")
 	token := first["nextPageToken"].(string)
 
-	transfers := getBody(t, api, "/v1/chains/43112/tokens/"+wavax.Hex()+"/transfers?pageSize=1")
+	transfers := getBody(t, srv, "/v1/chains/43112/tokens/"+wavax.Hex()+"/transfers?pageSize=1")
 	otherEndpoint := transfers["nextPageToken"].(string)
 
-	forged, err := EncodePageToken([]byte("not the node's key"), PageToken{Route: routeListEVMAddressTxs, IssuedAt: api.clock.Now()})
+	forged, err := api.EncodePageToken([]byte("not the node's key"), api.PageToken{Route: routeListEVMAddressTxs, IssuedAt: srv.clock.Now()})
 	require.NoError(t, err)
 
 	for name, tt := range map[string]struct {
@@ -148,35 +150,35 @@ func TestListEVMAddressTxsTokens(t *testing.T) {
 		"truncated":        {aliceTxsPath + "?pageSize=2&pageToken=" + token[:20], []string{"invalid pageToken"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			requireDataError(t, api.get(t, tt.path), http.StatusBadRequest, tt.fragments...)
+			requireDataError(t, srv.get(t, tt.path), http.StatusBadRequest, tt.fragments...)
 		})
 	}
 
 	t.Run("another page size continues the query", func(t *testing.T) {
-		require.Equal(t, []string{"13", "12", "11"}, txBlocks(t, getBody(t, api, aliceTxsPath+"?pageSize=3&pageToken="+token)))
+		require.Equal(t, []string{"13", "12", "11"}, txBlocks(t, getBody(t, srv, aliceTxsPath+"?pageSize=3&pageToken="+token)))
 	})
 
 	t.Run("same query through another chain form", func(t *testing.T) {
 		path := "/v1/chains/" + testCChainID.String() + "/addresses/" + testEVMAddr + "/transactions?pageSize=2&pageToken=" + token
-		require.Equal(t, []string{"13", "12"}, txBlocks(t, getBody(t, api, path)))
+		require.Equal(t, []string{"13", "12"}, txBlocks(t, getBody(t, srv, path)))
 	})
 
 	t.Run("a token whose cursor this version cannot read", func(t *testing.T) {
-		s := newTestServer(backend.readers(), api.clock.Now)
-		pg, err := s.parsePage(context.Background(), &indexedView{}, url.Values{}, dataPaging(routeListEVMAddressTxs, true),
+		s := newTestServer(backend.readers(), srv.clock.Now)
+		pg, err := s.ParsePage(context.Background(), &api.Heights{}, url.Values{}, api.DataPaging(routeListEVMAddressTxs, true),
 			netinfo.C.String(), "0x71c7656ec7ab88b098defb751b7401b5f6d8976f", "", "")
 		require.NoError(t, err)
-		odd, err := s.nextPageToken(pg, fixtureHeight, []byte{1, 2, 3})
+		odd, err := s.NextPageToken(pg, fixtureHeight, []byte{1, 2, 3})
 		require.NoError(t, err)
-		requireDataError(t, api.get(t, aliceTxsPath+"?pageToken="+odd), http.StatusBadRequest, "invalid pageToken", "position")
+		requireDataError(t, srv.get(t, aliceTxsPath+"?pageToken="+odd), http.StatusBadRequest, "invalid pageToken", "position")
 	})
 }
 
 func TestListEVMAddressTxsFailures(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	backend.evm.err = errors.New("badger: value log corrupt")
-	msg := requireDataError(t, api.get(t, aliceTxsPath), http.StatusInternalServerError, "internal error")
+	msg := requireDataError(t, srv.get(t, aliceTxsPath), http.StatusInternalServerError, "internal error")
 	require.NotContains(t, msg, "badger")
 
 	cfg := testConfig()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/utils/constants"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -61,29 +63,29 @@ type listChainsRequest struct {
 	Feature      string // one of apiFeatures, "" for all
 }
 
-func (s *server) parseListChainsRequest(r *http.Request, heights *indexedView) (listChainsRequest, error) {
+func (s *server) parseListChainsRequest(r *http.Request, heights *api.Heights) (listChainsRequest, error) {
 	var req listChainsRequest
 	q := r.URL.Query()
 	if raw := q.Get(paramNetworkFilter); raw != "" {
-		same, err := isNodeNetwork(paramNetworkFilter, raw, s.Network())
+		same, err := api.IsNodeNetwork(paramNetworkFilter, raw, s.Network())
 		if err != nil {
 			return req, err
 		}
 		req.OtherNetwork = !same
 	}
 	var err error
-	req.Feature, err = parseEnum(q, paramFeature, apiFeatures())
+	req.Feature, err = api.ParseEnum(q, paramFeature, apiFeatures())
 	return req, err
 }
 
-func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListChainsRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	resp := listChainsResponse{Chains: []chainInfo{}}
 	if req.OtherNetwork || (req.Feature != "" && req.Feature != featureNFTIndexing) {
-		writeJSON(w, http.StatusOK, resp)
+		api.WriteJSON(w, http.StatusOK, resp)
 		return nil
 	}
 	for _, chain := range s.Network().EVMChains() {
@@ -91,16 +93,16 @@ func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights
 			resp.Chains = append(resp.Chains, s.chainInfo(chain))
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
-func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
-	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.Network())
+func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	chain, err := api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network())
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.chainInfo(chain))
+	api.WriteJSON(w, http.StatusOK, s.chainInfo(chain))
 	return nil
 }
 
@@ -109,7 +111,7 @@ func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
 	node := s.Network()
 	id := chain.BlockchainID.String()
 	return chainInfo{
-		ChainID:         formatUint(chain.EVMChainID),
+		ChainID:         api.FormatUint(chain.EVMChainID),
 		Status:          s.chainStatus(chain.Chain),
 		ChainName:       evmChainName(chain),
 		Description:     evmChainDescription(chain, node),
@@ -140,12 +142,12 @@ func evmChainName(chain netinfo.ChainInfo) string {
 	if chain.Chain == netinfo.C {
 		return "Avalanche (C-Chain)"
 	}
-	return chainLabel(chain)
+	return api.ChainLabel(chain)
 }
 
 func evmChainDescription(chain netinfo.ChainInfo, node netinfo.Info) string {
 	if chain.Chain == netinfo.C {
 		return fmt.Sprintf("The Contract Chain of the Avalanche primary network on %s.", node.Name())
 	}
-	return fmt.Sprintf("EVM chain '%s' of subnet %s on %s.", chainLabel(chain), chain.SubnetID, node.Name())
+	return fmt.Sprintf("EVM chain '%s' of subnet %s on %s.", api.ChainLabel(chain), chain.SubnetID, node.Name())
 }

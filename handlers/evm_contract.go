@@ -3,6 +3,8 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -25,7 +27,7 @@ type getContractMetadataRequest struct {
 	evmTarget
 }
 
-func (s *server) parseGetContractMetadataRequest(r *http.Request, heights *indexedView) (getContractMetadataRequest, error) {
+func (s *server) parseGetContractMetadataRequest(r *http.Request, heights *api.Heights) (getContractMetadataRequest, error) {
 	target, err := s.resolveEVMPath(r, heights)
 	return getContractMetadataRequest{evmTarget: target}, err
 }
@@ -48,7 +50,7 @@ type deploymentDetails struct {
 	DeployerContractAddress string `json:"deployerContractAddress,omitempty"`
 }
 
-func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetContractMetadataRequest(r, heights)
 	if err != nil {
 		return err
@@ -59,7 +61,7 @@ func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request
 	if err != nil && (!isCurated || view.err != nil) {
 		return err
 	}
-	writeJSON(w, http.StatusOK, describeContract(req.Address, contract, curated))
+	api.WriteJSON(w, http.StatusOK, describeContract(req.Address, contract, curated))
 	return nil
 }
 

@@ -19,8 +19,8 @@ func metadataPath(addr common.Address) string { return "/v1/chains/43112/address
 
 func TestGetDeployment(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
-	body := getBody(t, api, deploymentPath(wavax))
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	body := getBody(t, srv, deploymentPath(wavax))
 	tx := body["nativeTransaction"].(map[string]any)
 	require.Equal(t, txHashN(1).Hex(), tx["txHash"])
 	require.Equal(t, "0x6080604052", tx["input"])
@@ -39,22 +39,22 @@ func TestGetDeployment(t *testing.T) {
 		"creation not seen": {mystery, []string{"deployment of contract " + mystery.Hex() + " was not seen"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			requireDataError(t, api.get(t, deploymentPath(tt.addr)), http.StatusNotFound, tt.fragments...)
+			requireDataError(t, srv.get(t, deploymentPath(tt.addr)), http.StatusNotFound, tt.fragments...)
 		})
 	}
 }
 
 func TestGetDeploymentOfAFactoryChild(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
-	body := getBody(t, api, deploymentPath(child))
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	body := getBody(t, srv, deploymentPath(child))
 	require.Equal(t, txHashN(4).Hex(), body["nativeTransaction"].(map[string]any)["txHash"],
 		"a contract made by a factory shows the transaction that called the factory")
 
 	// The index knows the deployment but not its transaction (a pruned or
 	// inconsistent index): still a 404, not a 500.
 	backend.evm.txs[netinfo.C] = backend.evm.txs[netinfo.C][:3]
-	requireDataError(t, api.get(t, deploymentPath(child)), http.StatusNotFound,
+	requireDataError(t, srv.get(t, deploymentPath(child)), http.StatusNotFound,
 		"deployment transaction "+txHashN(4).Hex(), "is not in the index")
 }
 
@@ -62,15 +62,15 @@ func TestGetDeploymentPrices(t *testing.T) {
 	cfg := testConfig()
 	cfg.Prices = &fakePrices{}
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, cfg, backend, nil)
-	body := getBody(t, api, deploymentPath(wavax)+"?currency=EUR")
+	srv := newTestAPI(t, cfg, backend, nil)
+	body := getBody(t, srv, deploymentPath(wavax)+"?currency=EUR")
 	require.Equal(t, map[string]any{
 		"networkToken": map[string]any{"name": "Avalanche", "symbol": "AVAX", "decimals": 18.0},
 		"currentPrice": map[string]any{"currencyCode": "eur", "value": "30.25"},
 	}, body["networkTokenDetails"], "no historical price for a transaction younger than a day")
 
-	api.clock.Advance(48 * time.Hour)
-	body = getBody(t, api, deploymentPath(wavax))
+	srv.clock.Advance(48 * time.Hour)
+	body = getBody(t, srv, deploymentPath(wavax))
 	require.Equal(t, map[string]any{"currencyCode": "usd", "value": "12"},
 		body["networkTokenDetails"].(map[string]any)["historicalPrice"])
 }
@@ -86,7 +86,7 @@ func TestGetContractMetadata(t *testing.T) {
 	}, "` + alice.Hex() + `": {"description": "Not a contract, but curated."}}}`))
 	require.NoError(t, err)
 	cfg.CuratedContracts = curated
-	api := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
 
 	require.Equal(t, decodeJSON(t, expand(`{
 		"address": "{wavax}", "ercType": "ERC-20", "name": "Wrapped AVAX", "symbol": "WAVAX", "decimals": 18,
@@ -96,28 +96,28 @@ func TestGetContractMetadata(t *testing.T) {
 		"resourceLinks": [{"type": "Website", "url": "https://wavax.example"}, {"type": "Github", "url": "https://github.com/x/wavax"}],
 		"tags": ["defi", "wrapped"],
 		"deploymentDetails": {"txHash": "{tx1}", "deployerAddress": "{alice}"}
-	}`)), getBody(t, api, metadataPath(wavax)))
+	}`)), getBody(t, srv, metadataPath(wavax)))
 
 	require.Equal(t, decodeJSON(t, expand(`{"address": "{kitties}", "ercType": "ERC-721", "name": "Kitties", "symbol": "KIT"}`)),
-		getBody(t, api, metadataPath(kitties)), "no decimals outside ERC-20, nothing curated, no deployment seen")
+		getBody(t, srv, metadataPath(kitties)), "no decimals outside ERC-20, nothing curated, no deployment seen")
 	require.Equal(t, decodeJSON(t, expand(`{"address": "{items}", "ercType": "ERC-1155", "name": "Items", "symbol": "ITM"}`)),
-		getBody(t, api, metadataPath(items)))
+		getBody(t, srv, metadataPath(items)))
 	require.Equal(t, decodeJSON(t, expand(`{"address": "{child}", "ercType": "UNKNOWN",
 		"deploymentDetails": {"txHash": "{tx4}", "deployerAddress": "{alice}", "deployerContractAddress": "{kitties}"}}`)),
-		getBody(t, api, metadataPath(child)), "a contract of no known standard, deployed by a factory")
+		getBody(t, srv, metadataPath(child)), "a contract of no known standard, deployed by a factory")
 	require.Equal(t, decodeJSON(t, expand(`{"address": "{alice}", "ercType": "UNKNOWN", "description": "Not a contract, but curated."}`)),
-		getBody(t, api, metadataPath(alice)), "the operator's word makes an address a contract")
+		getBody(t, srv, metadataPath(alice)), "the operator's word makes an address a contract")
 
-	requireDataError(t, api.get(t, metadataPath(bob)), http.StatusNotFound, "is not a contract known to the index")
-	requireDataError(t, api.get(t, "/v1/chains/779672/addresses/"+wavax.Hex()), http.StatusNotFound,
+	requireDataError(t, srv.get(t, metadataPath(bob)), http.StatusNotFound, "is not a contract known to the index")
+	requireDataError(t, srv.get(t, "/v1/chains/779672/addresses/"+wavax.Hex()), http.StatusNotFound,
 		"of chain 779672 ('dispatch')") // curated entries and contracts are per chain
 }
 
 func TestCuratedLogoInRichAddresses(t *testing.T) {
 	cfg := testConfig()
 	cfg.CuratedContracts = CuratedContracts{43112: {wavax: {LogoAsset: &ImageAsset{ImageURI: "https://wavax.example/logo.png"}}}}
-	api := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, "/v1/chains/43112/transactions/"+txHashN(3).Hex())
+	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, "/v1/chains/43112/transactions/"+txHashN(3).Hex())
 	to := body["nativeTransaction"].(map[string]any)["to"].(map[string]any)
 	require.Equal(t, "https://wavax.example/logo.png", to["logoUri"])
 	token := body["erc20Transfers"].([]any)[0].(map[string]any)["erc20Token"].(map[string]any)

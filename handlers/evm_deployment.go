@@ -3,6 +3,8 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment
@@ -19,17 +21,17 @@ type getDeploymentRequest struct {
 	Currency string // lower-case, default usd
 }
 
-func (s *server) parseGetDeploymentRequest(r *http.Request, heights *indexedView) (getDeploymentRequest, error) {
+func (s *server) parseGetDeploymentRequest(r *http.Request, heights *api.Heights) (getDeploymentRequest, error) {
 	var req getDeploymentRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
-	req.Currency, err = parseCurrency(r.URL.Query())
+	req.Currency, err = api.ParseCurrency(r.URL.Query())
 	return req, err
 }
 
-func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetDeploymentRequest(r, heights)
 	if err != nil {
 		return err
@@ -40,7 +42,7 @@ func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heig
 		return err
 	}
 	if contract.Deployment == nil {
-		return notFound("the deployment of contract %s was not seen: another contract created it in a block "+
+		return api.NotFound("the deployment of contract %s was not seen: another contract created it in a block "+
 			"the node could not trace", req.Address.Hex())
 	}
 	hash := contract.Deployment.TxHash
@@ -49,12 +51,12 @@ func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heig
 		return fmt.Errorf("reading deployment transaction %s of %s: %w", hash, req.Address, err)
 	}
 	if !found {
-		return notFound("the deployment transaction %s of contract %s is not in the index", hash.Hex(), req.Address.Hex())
+		return api.NotFound("the deployment transaction %s of contract %s is not in the index", hash.Hex(), req.Address.Hex())
 	}
 	resp := view.transactionResponse(&tx)
 	if view.err != nil {
 		return view.err
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -34,28 +36,28 @@ const maxNFTBatches = 8
 type listErc721BalancesRequest struct {
 	evmTarget
 	Contract *common.Address // nil: every contract
-	Page     page
+	Page     api.Page
 }
 
-func erc721Paging() listPaging {
-	return listPaging{route: routeListErc721Balances, size: erc721PageSize()}
+func erc721Paging() api.Paging {
+	return api.Paging{Route: routeListErc721Balances, Size: api.Erc721PageSize()}
 }
 
-func (s *server) parseListErc721BalancesRequest(r *http.Request, heights *indexedView) (listErc721BalancesRequest, error) {
+func (s *server) parseListErc721BalancesRequest(r *http.Request, heights *api.Heights) (listErc721BalancesRequest, error) {
 	var req listErc721BalancesRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Contract, err = parseOptionalEVMAddress(q, paramContractAddress); err != nil {
+	if req.Contract, err = api.ParseOptionalEVMAddress(q, paramContractAddress); err != nil {
 		return req, err
 	}
 	contract := ""
 	if req.Contract != nil {
 		contract = strings.ToLower(req.Contract.Hex())
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, erc721Paging(), append(req.filterValues(), contract)...)
+	req.Page, err = s.ParsePage(r.Context(), heights, q, erc721Paging(), append(req.filterValues(), contract)...)
 	return req, err
 }
 
@@ -72,16 +74,16 @@ type erc721TokenBalance struct {
 	ChainID string `json:"chainId"`
 }
 
-func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListErc721BalancesRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	after, err := resumeAfter(req.Page, decodeNFTPos)
+	after, err := api.ResumeAfter(req.Page, decodeNFTPos)
 	if err != nil {
 		return err
 	}
-	pinned := s.pinnedHeight(req.Page, req.Chain)
+	pinned := s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain))
 	nfts, next, err := s.erc721Page(r.Context(), req, after, pinned)
 	if err != nil {
 		return err
@@ -100,11 +102,11 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 		return view.err
 	}
 	if next != nil {
-		if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(pinned), encodeNFTPos(*next)); err != nil {
+		if resp.NextPageToken, err = s.NextPageToken(req.Page, int64(pinned), encodeNFTPos(*next)); err != nil {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 

@@ -28,8 +28,8 @@ func nftIDs(t *testing.T, body map[string]any) []string {
 }
 
 func TestListErc721Balances(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, erc721Path(alice))
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, erc721Path(alice))
 	require.Equal(t, []string{"KIT#7", "KIT#9", "KIT#20", "PNK#1"}, nftIDs(t, body), "by contract then token id; no ERC-1155")
 	require.NotContains(t, body, "nextPageToken")
 	require.Equal(t, map[string]any{
@@ -42,24 +42,24 @@ func TestListErc721Balances(t *testing.T) {
 			"imageUri": "ipfs://img/9", "attributes": "[{\"trait_type\":\"eyes\",\"value\":\"green\"}]"}
 	}`)), body["erc721TokenBalances"].([]any)[1])
 
-	require.Equal(t, []string{"PNK#1"}, nftIDs(t, getBody(t, api, erc721Path(alice)+"?contractAddress="+punks.Hex())))
-	require.Empty(t, nftIDs(t, getBody(t, api, erc721Path(alice)+"?contractAddress="+items.Hex())), "an ERC-1155 contract has no ERC-721 tokens")
-	require.Empty(t, nftIDs(t, getBody(t, api, erc721Path(carol))))
-	require.Equal(t, "0", getBody(t, api, erc721Path(carol))["nativeTokenBalance"].(map[string]any)["balance"])
+	require.Equal(t, []string{"PNK#1"}, nftIDs(t, getBody(t, srv, erc721Path(alice)+"?contractAddress="+punks.Hex())))
+	require.Empty(t, nftIDs(t, getBody(t, srv, erc721Path(alice)+"?contractAddress="+items.Hex())), "an ERC-1155 contract has no ERC-721 tokens")
+	require.Empty(t, nftIDs(t, getBody(t, srv, erc721Path(carol))))
+	require.Equal(t, "0", getBody(t, srv, erc721Path(carol))["nativeTokenBalance"].(map[string]any)["balance"])
 }
 
 func TestListErc721BalancesPaging(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := erc721Path(alice) + "?pageSize=2"
-	first := getBody(t, api, path)
+	first := getBody(t, srv, path)
 	require.Equal(t, []string{"KIT#7", "KIT#9"}, nftIDs(t, first))
-	second := getBody(t, api, withToken(path, first))
+	second := getBody(t, srv, withToken(path, first))
 	require.Equal(t, []string{"KIT#20", "PNK#1"}, nftIDs(t, second), "the ERC-1155 holding in between is skipped")
 	require.NotContains(t, second, "nextPageToken")
 
-	requireDataError(t, api.get(t, withToken(erc721Path(alice)+"?contractAddress="+kitties.Hex(), first)),
+	requireDataError(t, srv.get(t, withToken(erc721Path(alice)+"?contractAddress="+kitties.Hex(), first)),
 		http.StatusBadRequest, "other parameters")
-	requireDataError(t, api.get(t, withToken(erc721Path(bob), first)), http.StatusBadRequest, "other parameters")
+	requireDataError(t, srv.get(t, withToken(erc721Path(bob), first)), http.StatusBadRequest, "other parameters")
 }
 
 func TestListErc721BalancesBoundsItsReads(t *testing.T) {
@@ -77,10 +77,10 @@ func TestListErc721BalancesBoundsItsReads(t *testing.T) {
 		Contract: late, Kind: evmdata.Erc721, TokenID: big.NewInt(1), Owner: carol, Balance: big.NewInt(1),
 	})
 	backend.evm.addContract(netinfo.C, evmdata.Contract{Address: late, Kind: evmdata.Erc721, Name: "Late", Symbol: "LTE"})
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	path := erc721Path(carol) + "?pageSize=1"
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	var found []string
 	for pages := 1; ; pages++ {
 		require.Less(t, pages, 10, "paging ends")
@@ -89,7 +89,7 @@ func TestListErc721BalancesBoundsItsReads(t *testing.T) {
 			break
 		}
 		before := backend.evm.nftCalls
-		body = getBody(t, api, withToken(path, body))
+		body = getBody(t, srv, withToken(path, body))
 		require.LessOrEqual(t, backend.evm.nftCalls-before, maxNFTBatches, "one page reads at most maxNFTBatches batches")
 	}
 	require.Equal(t, []string{"LTE#1"}, found)
@@ -101,8 +101,8 @@ func TestListErc721BalancesWithoutEVMState(t *testing.T) {
 	readers.EVMState = nil
 	h, err := newHandler(testConfig(), readers, nil, nil, nil, newFakeClock().Now)
 	require.NoError(t, err)
-	api := &testAPI{handler: h, backend: backend}
-	requireDataError(t, api.get(t, erc721Path(alice)), http.StatusServiceUnavailable, "native balances are not available")
-	requireDataError(t, api.get(t, "/v1/chains/43112/addresses/"+alice.Hex()+"/balances:getNative"),
+	srv := &testAPI{handler: h, backend: backend}
+	requireDataError(t, srv.get(t, erc721Path(alice)), http.StatusServiceUnavailable, "native balances are not available")
+	requireDataError(t, srv.get(t, "/v1/chains/43112/addresses/"+alice.Hex()+"/balances:getNative"),
 		http.StatusServiceUnavailable, "native balances are not available")
 }

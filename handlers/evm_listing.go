@@ -4,8 +4,9 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/indexer/evmdata"
-	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // The EVM listings bounded by blocks (an address's transactions, a token's
@@ -17,24 +18,24 @@ import (
 // evmBlockListing is the validated input of a listing bounded by blocks.
 type evmBlockListing struct {
 	evmTarget
-	Blocks blockRange
-	Page   page
+	Blocks api.BlockRange
+	Page   api.Page
 }
 
 // parseEVMBlockListing reads {chainId}, {address}, startBlock/endBlock and
 // the paging parameters.
-func (s *server) parseEVMBlockListing(r *http.Request, heights *indexedView, paging listPaging) (evmBlockListing, error) {
+func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, paging api.Paging) (evmBlockListing, error) {
 	var req evmBlockListing
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Blocks, err = parseBlockRange(q); err != nil {
+	if req.Blocks, err = api.ParseBlockRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, paging,
-		append(req.filterValues(), formatBound(req.Blocks.Start), formatBound(req.Blocks.End))...)
+	req.Page, err = s.ParsePage(r.Context(), heights, q, paging,
+		append(req.filterValues(), api.FormatBound(req.Blocks.Start), api.FormatBound(req.Blocks.End))...)
 	return req, err
 }
 
@@ -62,7 +63,7 @@ type pinnedCursor[T, P any] struct {
 func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListing, cursor pinnedCursor[T, P],
 	read func(context.Context, pinnedQuery[P]) ([]T, error),
 ) ([]T, string, error) {
-	after, err := resumeAfter(req.Page, cursor.decode)
+	after, err := api.ResumeAfter(req.Page, cursor.decode)
 	if err != nil {
 		return nil, "", err
 	}
@@ -70,33 +71,16 @@ func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListin
 	if empty {
 		return nil, "", nil
 	}
-	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.pinnedHeight(req.Page, req.Chain), Limit: req.Page.Size + 1}
+	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain)), Limit: req.Page.Size + 1}
 	items, err := read(ctx, query)
 	if err != nil {
 		return nil, "", err
 	}
-	items, hasMore := trimPage(items, req.Page.Size)
+	items, hasMore := api.TrimPage(items, req.Page.Size)
 	if !hasMore {
 		return items, "", nil
 	}
 	last := cursor.posOf(items[len(items)-1])
-	token, err := s.nextPageToken(req.Page, int64(query.Pinned), cursor.encode(last))
+	token, err := s.NextPageToken(req.Page, int64(query.Pinned), cursor.encode(last))
 	return items, token, err
-}
-
-// pinnedHeight is the height a listing may show: the chain's indexed height
-// on the first page (as the request recorded it when it resolved the
-// chain), the height the first page pinned on later ones. The response
-// reflects exactly that height, and the next token carries it.
-func (s *server) pinnedHeight(pg page, chain netinfo.ChainInfo) uint64 {
-	stream := evmChainStream(chain)
-	height := uint64(pg.Token.Position)
-	if pg.First {
-		var seen bool
-		if height, seen = pg.heights().height(stream); !seen {
-			height = s.currentHeight(stream)
-		}
-	}
-	pg.heights().pin(stream, height)
-	return height
 }

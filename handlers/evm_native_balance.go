@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // GET /v1/chains/{chainId}/addresses/{address}/balances:getNative
@@ -20,7 +22,7 @@ type getNativeBalanceRequest struct {
 	Currency string // lower-case, default usd
 }
 
-func (s *server) parseGetNativeBalanceRequest(r *http.Request, heights *indexedView) (getNativeBalanceRequest, error) {
+func (s *server) parseGetNativeBalanceRequest(r *http.Request, heights *api.Heights) (getNativeBalanceRequest, error) {
 	var req getNativeBalanceRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
@@ -28,10 +30,10 @@ func (s *server) parseGetNativeBalanceRequest(r *http.Request, heights *indexedV
 	}
 	q := r.URL.Query()
 	if raw := q.Get(paramBlockNumber); raw != "" {
-		return req, badRequest("%s is not supported: avadata reads balances from the node's current state; "+
+		return req, api.BadRequest("%s is not supported: avadata reads balances from the node's current state; "+
 			"omit %s for the current balance", paramBlockNumber, paramBlockNumber)
 	}
-	req.Currency, err = parseCurrency(q)
+	req.Currency, err = api.ParseCurrency(q)
 	return req, err
 }
 
@@ -40,7 +42,7 @@ type getNativeBalanceResponse struct {
 	NativeTokenBalance nativeTokenBalance `json:"nativeTokenBalance"`
 }
 
-func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetNativeBalanceRequest(r, heights)
 	if err != nil {
 		return err
@@ -50,6 +52,6 @@ func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, h
 	if view.err != nil {
 		return view.err
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

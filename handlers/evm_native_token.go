@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -26,7 +28,7 @@ const historicalPriceAge = 24 * time.Hour
 // else Config.NativeTokens' entry, else the chain's name and "NATIVE". A
 // configured entry may also rename the C-chain's token.
 func (s *server) nativeToken(chain netinfo.ChainInfo) networkToken {
-	token := networkToken{Name: chainLabel(chain), Symbol: "NATIVE", Decimals: nativeDecimals}
+	token := networkToken{Name: api.ChainLabel(chain), Symbol: "NATIVE", Decimals: nativeDecimals}
 	if chain.Chain == netinfo.C {
 		token.Name, token.Symbol = "Avalanche", "AVAX"
 	}
@@ -60,7 +62,7 @@ func (v *evmView) nativeTokenBalance(addr common.Address) nativeTokenBalance {
 		return out
 	}
 	if v.s.backend.EVMState == nil {
-		v.fail(newAPIError(http.StatusServiceUnavailable, "native balances are not available: this node gives avadata no access to EVM state"))
+		v.fail(api.NewError(http.StatusServiceUnavailable, "native balances are not available: this node gives avadata no access to EVM state"))
 		return out
 	}
 	balance, err := v.s.backend.EVMState.NativeBalance(v.ctx, v.chain.Chain, addr)
@@ -68,7 +70,7 @@ func (v *evmView) nativeTokenBalance(addr common.Address) nativeTokenBalance {
 		v.fail(fmt.Errorf("reading the native balance of %s: %w", addr, err))
 		return out
 	}
-	out.Balance = decimal(balance)
+	out.Balance = api.Decimal(balance)
 	out.Price = v.tokenPrice(common.Address{}, 0)
 	out.BalanceValue = valueOf(balance, nativeDecimals, out.Price)
 	return out

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
@@ -23,24 +25,24 @@ import (
 // listNFTHoldersRequest is the validated input of the endpoint.
 type listNFTHoldersRequest struct {
 	evmTarget // Address is the NFT contract
-	Page      page
+	Page      api.Page
 }
 
-func nftHoldersPaging() listPaging {
-	return listPaging{route: routeListNFTHolders, size: nftHolderPageSize(), maxAge: MetricsPageTokenLifetime}
+func nftHoldersPaging() api.Paging {
+	return api.Paging{Route: routeListNFTHolders, Size: api.NFTHolderPageSize(), MaxAge: api.MetricsPageTokenLifetime}
 }
 
-func (s *server) parseListNFTHoldersRequest(r *http.Request, heights *indexedView) (listNFTHoldersRequest, error) {
+func (s *server) parseListNFTHoldersRequest(r *http.Request, heights *api.Heights) (listNFTHoldersRequest, error) {
 	var req listNFTHoldersRequest
 	var err error
-	if req.Chain, err = resolveEVMChainNumber(pathVar(r, paramChainID), s.Network()); err != nil {
+	if req.Chain, err = api.ResolveEVMChainNumber(api.PathVar(r, api.ParamChainID), s.Network()); err != nil {
 		return req, err
 	}
-	s.readsStream(heights, evmChainStream(req.Chain))
-	if req.Address, err = parseEVMAddress(paramAddress, pathVar(r, paramAddress)); err != nil {
+	s.ReadsStream(heights, api.EVMChainStream(req.Chain))
+	if req.Address, err = api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress)); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, r.URL.Query(), nftHoldersPaging(), req.filterValues()...)
+	req.Page, err = s.ParsePage(r.Context(), heights, r.URL.Query(), nftHoldersPaging(), req.filterValues()...)
 	return req, err
 }
 
@@ -61,12 +63,12 @@ type nftHolder struct {
 	SortKey uint64 `json:"sortKey"`
 }
 
-func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListNFTHoldersRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	after, err := resumeAfter(req.Page, decodeAddress)
+	after, err := api.ResumeAfter(req.Page, decodeAddress)
 	if err != nil {
 		return err
 	}
@@ -75,14 +77,14 @@ func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, hei
 		return err
 	}
 	if contract.Kind != evmdata.Erc721 && contract.Kind != evmdata.Erc1155 {
-		return badRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
+		return api.BadRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
 	}
-	pinned := s.pinnedHeight(req.Page, req.Chain)
+	pinned := s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain))
 	holders, collection, err := s.backend.EVM.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
 		return fmt.Errorf("listing the holders of %s: %w", req.Address, err)
 	}
-	holders, hasMore := trimPage(holders, req.Page.Size)
+	holders, hasMore := api.TrimPage(holders, req.Page.Size)
 	resp := nftHoldersResponse{
 		Addresses:         make([]nftHolder, len(holders)),
 		NFTCollectionName: contract.Name,
@@ -95,10 +97,10 @@ func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, hei
 	}
 	if hasMore {
 		last := holders[len(holders)-1].Address
-		if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(pinned), last.Bytes()); err != nil {
+		if resp.NextPageToken, err = s.NextPageToken(req.Page, int64(pinned), last.Bytes()); err != nil {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"strconv"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -82,8 +84,8 @@ func (v *evmView) knownContract(addr common.Address) (evmdata.Contract, error) {
 		return c, v.err
 	}
 	if !found {
-		return c, notFound("%s is not a contract known to the index of chain %d ('%s'): no deployment or token "+
-			"transfer of it was seen in the blocks avadata has indexed", addr.Hex(), v.chain.EVMChainID, chainLabel(v.chain))
+		return c, api.NotFound("%s is not a contract known to the index of chain %d ('%s'): no deployment or token "+
+			"transfer of it was seen in the blocks avadata has indexed", addr.Hex(), v.chain.EVMChainID, api.ChainLabel(v.chain))
 	}
 	return c, nil
 }
@@ -120,7 +122,7 @@ func (v *evmView) richAddress(addr common.Address) richAddress {
 func (v *evmView) nativeTransaction(itx *evmdata.IndexedTx) nativeTransaction {
 	tx := &itx.Tx
 	return nativeTransaction{
-		BlockNumber:    formatUint(itx.Block.Number),
+		BlockNumber:    api.FormatUint(itx.Block.Number),
 		BlockTimestamp: itx.Block.Timestamp,
 		BlockHash:      itx.Block.Hash.Hex(),
 		ChainID:        v.evmChainID(),
@@ -128,14 +130,14 @@ func (v *evmView) nativeTransaction(itx *evmdata.IndexedTx) nativeTransaction {
 		TxHash:         tx.Hash.Hex(),
 		TxStatus:       txStatus(tx),
 		TxType:         tx.Type,
-		GasLimit:       formatUint(tx.Gas),
-		GasUsed:        formatUint(tx.GasUsed),
-		GasPrice:       decimal(paidGasPrice(tx)),
-		Nonce:          formatUint(tx.Nonce),
+		GasLimit:       api.FormatUint(tx.Gas),
+		GasUsed:        api.FormatUint(tx.GasUsed),
+		GasPrice:       api.Decimal(paidGasPrice(tx)),
+		Nonce:          api.FormatUint(tx.Nonce),
 		From:           v.richAddress(tx.From),
 		To:             v.richAddress(recipient(tx)),
 		Method:         v.s.methods.method(tx),
-		Value:          decimal(tx.Value),
+		Value:          api.Decimal(tx.Value),
 	}
 }
 
@@ -145,7 +147,7 @@ func (v *evmView) fullNativeTransaction(itx *evmdata.IndexedTx) fullNativeTransa
 	out := fullNativeTransaction{
 		nativeTransaction: v.nativeTransaction(itx),
 		Input:             "0x" + hex.EncodeToString(tx.Input),
-		BaseFeePerGas:     decimal(itx.Block.BaseFee),
+		BaseFeePerGas:     api.Decimal(itx.Block.BaseFee),
 	}
 	if tx.MaxFeePerGas != nil {
 		out.MaxFeePerGas = tx.MaxFeePerGas.String()
@@ -230,7 +232,7 @@ func (v *evmView) txLists(itx *evmdata.IndexedTx) txLists {
 // of unknown standard carried an amount, so it is shown as ERC-20.
 func (v *evmView) tokenTransfer(t *evmdata.IndexedTransfer) any {
 	blk := &transferBlock{
-		BlockNumber:    formatUint(t.Block.Number),
+		BlockNumber:    api.FormatUint(t.Block.Number),
 		BlockTimestamp: t.Block.Timestamp,
 		BlockHash:      t.Block.Hash.Hex(),
 		TxHash:         t.TxHash.Hex(),
@@ -252,7 +254,7 @@ func (v *evmView) transferBase(t *evmdata.TokenTransfer, blk *transferBlock) tra
 }
 
 func (v *evmView) erc20Transfer(t *evmdata.TokenTransfer, blk *transferBlock) erc20Transfer {
-	return erc20Transfer{transferBase: v.transferBase(t, blk), Value: decimal(t.Value), Erc20Token: v.erc20Token(t.Token)}
+	return erc20Transfer{transferBase: v.transferBase(t, blk), Value: api.Decimal(t.Value), Erc20Token: v.erc20Token(t.Token)}
 }
 
 func (v *evmView) erc721Transfer(t *evmdata.TokenTransfer, blk *transferBlock) erc721Transfer {
@@ -262,7 +264,7 @@ func (v *evmView) erc721Transfer(t *evmdata.TokenTransfer, blk *transferBlock) e
 func (v *evmView) erc1155Transfer(t *evmdata.TokenTransfer, blk *transferBlock) erc1155Transfer {
 	return erc1155Transfer{
 		transferBase: v.transferBase(t, blk),
-		Value:        decimal(t.Value),
+		Value:        api.Decimal(t.Value),
 		Erc1155Token: v.erc1155Token(t.Token, t.TokenID, nil),
 	}
 }
@@ -292,7 +294,7 @@ func (v *evmView) erc721Token(addr common.Address, id *big.Int, meta *evmdata.NF
 		Name:     c.Name,
 		Symbol:   c.Symbol,
 		ErcType:  evmdata.Erc721.String(),
-		TokenID:  decimal(id),
+		TokenID:  api.Decimal(id),
 		TokenURI: uri,
 		Metadata: md,
 	}
@@ -304,7 +306,7 @@ func (v *evmView) erc1155Token(addr common.Address, id *big.Int, meta *evmdata.N
 	return erc1155Token{
 		Address:  addr.Hex(),
 		ErcType:  evmdata.Erc1155.String(),
-		TokenID:  decimal(id),
+		TokenID:  api.Decimal(id),
 		TokenURI: uri,
 		Metadata: md,
 	}
@@ -342,10 +344,10 @@ func (v *evmView) internalTransaction(t *evmdata.InternalTx) internalTransaction
 		From:           v.richAddress(t.From),
 		To:             v.richAddress(t.To),
 		InternalTxType: internalTxType(t.Type),
-		Value:          decimal(t.Value),
+		Value:          api.Decimal(t.Value),
 		IsReverted:     t.Reverted,
-		GasUsed:        formatUint(t.GasUsed),
-		GasLimit:       formatUint(t.Gas),
+		GasUsed:        api.FormatUint(t.GasUsed),
+		GasLimit:       api.FormatUint(t.Gas),
 	}
 }
 
@@ -358,13 +360,3 @@ func internalTxType(c evmdata.CallType) string {
 	}
 	return c.String()
 }
-
-// decimal renders a big number as decimal digits; nil is "0".
-func decimal(n *big.Int) string {
-	if n == nil {
-		return "0"
-	}
-	return n.String()
-}
-
-func formatUint(n uint64) string { return strconv.FormatUint(n, 10) }

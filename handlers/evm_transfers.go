@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
@@ -34,8 +36,8 @@ func transferCursor() pinnedCursor[evmdata.IndexedTransfer, evmdata.TransferPos]
 	}
 }
 
-func (s *server) serveListTokenTransfers(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
-	req, err := s.parseEVMBlockListing(r, heights, dataPaging(routeListTokenTransfers, false))
+func (s *server) serveListTokenTransfers(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTokenTransfers, false))
 	if err != nil {
 		return err
 	}
@@ -60,6 +62,6 @@ func (s *server) serveListTokenTransfers(w http.ResponseWriter, r *http.Request,
 	if view.err != nil {
 		return view.err
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
 
@@ -24,15 +26,15 @@ func transferPositions(t *testing.T, body map[string]any) []string {
 	var out []string
 	for _, item := range body["transfers"].([]any) {
 		m := item.(map[string]any)
-		out = append(out, m["blockNumber"].(string)+"/"+formatUint(uint64(m["logIndex"].(float64))))
+		out = append(out, m["blockNumber"].(string)+"/"+api.FormatUint(uint64(m["logIndex"].(float64))))
 	}
 	return out
 }
 
 func TestListTokenTransfersShapes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 
-	rec := api.get(t, transfersPath(wavax)+"?pageSize=1")
+	rec := srv.get(t, transfersPath(wavax)+"?pageSize=1")
 	requireJSON(t, rec, http.StatusOK, nil)
 	var body map[string]any
 	requireJSON(t, rec, http.StatusOK, &body)
@@ -43,7 +45,7 @@ func TestListTokenTransfersShapes(t *testing.T) {
 		"erc20Token": {"address": "{wavax}", "name": "Wrapped AVAX", "symbol": "WAVAX", "decimals": 18, "ercType": "ERC-20"}
 	}]}`)), body)
 
-	nft := getBody(t, api, transfersPath(kitties))["transfers"].([]any)
+	nft := getBody(t, srv, transfersPath(kitties))["transfers"].([]any)
 	require.Equal(t, decodeJSON(t, expand(`{
 		"blockNumber": "13", "blockTimestamp": 1700000026, "blockHash": "{block13}", "txHash": "{tx4}",
 		"from": {"address": "{bob}"}, "to": {"address": "{alice}"}, "logIndex": 5,
@@ -51,7 +53,7 @@ func TestListTokenTransfersShapes(t *testing.T) {
 			"tokenId": "7", "tokenUri": "", "metadata": {"indexStatus": "unindexed"}}
 	}`)), nft[0], "ERC-721 transfers carry no value")
 
-	multi := getBody(t, api, transfersPath(items))["transfers"].([]any)
+	multi := getBody(t, srv, transfersPath(items))["transfers"].([]any)
 	require.Equal(t, decodeJSON(t, expand(`{
 		"blockNumber": "13", "blockTimestamp": 1700000026, "blockHash": "{block13}", "txHash": "{tx4}",
 		"from": {"address": "{bob}"}, "to": {"address": "{alice}"}, "logIndex": 6, "value": "10",
@@ -62,18 +64,18 @@ func TestListTokenTransfersShapes(t *testing.T) {
 
 func TestListTokenTransfersOrderAndFilters(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
-	require.Equal(t, []string{"13/7", "12/0", "11/3"}, transferPositions(t, getBody(t, api, transfersPath(wavax))), "newest first")
-	require.Equal(t, []string{"12/0", "11/3"}, transferPositions(t, getBody(t, api, transfersPath(wavax)+"?endBlock=13")))
-	require.Equal(t, []string{"13/7", "12/0"}, transferPositions(t, getBody(t, api, transfersPath(wavax)+"?startBlock=12")))
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	require.Equal(t, []string{"13/7", "12/0", "11/3"}, transferPositions(t, getBody(t, srv, transfersPath(wavax))), "newest first")
+	require.Equal(t, []string{"12/0", "11/3"}, transferPositions(t, getBody(t, srv, transfersPath(wavax)+"?endBlock=13")))
+	require.Equal(t, []string{"13/7", "12/0"}, transferPositions(t, getBody(t, srv, transfersPath(wavax)+"?startBlock=12")))
 
 	calls := len(backend.evm.transferQueries)
-	require.Equal(t, map[string]any{"transfers": []any{}}, getBody(t, api, transfersPath(wavax)+"?endBlock=0"))
+	require.Equal(t, map[string]any{"transfers": []any{}}, getBody(t, srv, transfersPath(wavax)+"?endBlock=0"))
 	require.Len(t, backend.evm.transferQueries, calls)
 
 	// Not a token, or not a contract at all: an empty list.
-	require.Equal(t, map[string]any{"transfers": []any{}}, getBody(t, api, transfersPath(alice)))
-	require.Equal(t, map[string]any{"transfers": []any{}}, getBody(t, api, transfersPath(mystery)))
+	require.Equal(t, map[string]any{"transfers": []any{}}, getBody(t, srv, transfersPath(alice)))
+	require.Equal(t, map[string]any{"transfers": []any{}}, getBody(t, srv, transfersPath(mystery)))
 }
 
 func TestListTokenTransfersPaging(t *testing.T) {
@@ -87,11 +89,11 @@ func TestListTokenTransfersPaging(t *testing.T) {
 		})
 	}
 	backend.evm.addTx(netinfo.C, evmdata.IndexedTx{Block: blockRef(15), Tx: batch, Traced: true})
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	path := transfersPath(items) + "?pageSize=2"
 	var ids []string
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	for {
 		for _, item := range body["transfers"].([]any) {
 			ids = append(ids, item.(map[string]any)["erc1155Token"].(map[string]any)["tokenId"].(string))
@@ -106,7 +108,7 @@ func TestListTokenTransfersPaging(t *testing.T) {
 		if _, more := body["nextPageToken"]; !more {
 			break
 		}
-		body = getBody(t, api, withToken(path, body))
+		body = getBody(t, srv, withToken(path, body))
 	}
 	require.Equal(t, []string{"12", "11", "10", "3"}, ids, "batch elements page one by one, newest first")
 	for _, q := range backend.evm.transferQueries {
@@ -139,8 +141,8 @@ func TestListTokenTransfersPrices(t *testing.T) {
 	cfg := testConfig()
 	prices := &fakePrices{}
 	cfg.Prices = prices
-	api := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
-	transfers := getBody(t, api, transfersPath(wavax))["transfers"].([]any)
+	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
+	transfers := getBody(t, srv, transfersPath(wavax))["transfers"].([]any)
 	for _, item := range transfers {
 		token := item.(map[string]any)["erc20Token"].(map[string]any)
 		require.Equal(t, map[string]any{"currencyCode": "usd", "value": "21.5"}, token["price"])

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -20,14 +22,14 @@ type getTransactionRequest struct {
 	TxHash common.Hash
 }
 
-func (s *server) parseGetTransactionRequest(r *http.Request, heights *indexedView) (getTransactionRequest, error) {
+func (s *server) parseGetTransactionRequest(r *http.Request, heights *api.Heights) (getTransactionRequest, error) {
 	var req getTransactionRequest
 	var err error
-	if req.Chain, err = resolveEVMChain(pathVar(r, paramChainID), s.Network()); err != nil {
+	if req.Chain, err = api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network()); err != nil {
 		return req, err
 	}
-	s.readsStream(heights, evmChainStream(req.Chain))
-	req.TxHash, err = parseTxHash(paramTxHash, pathVar(r, paramTxHash))
+	s.ReadsStream(heights, api.EVMChainStream(req.Chain))
+	req.TxHash, err = parseTxHash(api.ParamTxHash, api.PathVar(r, api.ParamTxHash))
 	return req, err
 }
 
@@ -39,15 +41,15 @@ func parseTxHash(param, s string) (common.Hash, error) {
 	}
 	valid := ok && len(hexPart) == 2*common.HashLength
 	for _, r := range hexPart {
-		valid = valid && isHexDigit(r)
+		valid = valid && api.IsHexDigit(r)
 	}
 	if !valid {
-		return common.Hash{}, badRequest("invalid %s '%s': want 0x followed by 64 hex digits", param, truncate(s))
+		return common.Hash{}, api.BadRequest("invalid %s '%s': want 0x followed by 64 hex digits", param, api.Truncate(s))
 	}
 	return common.HexToHash(s), nil
 }
 
-func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetTransactionRequest(r, heights)
 	if err != nil {
 		return err
@@ -58,14 +60,14 @@ func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, hei
 		return fmt.Errorf("reading transaction %s: %w", req.TxHash, err)
 	}
 	if !found {
-		return notFound("transaction %s is not in the index of chain %d ('%s'): it does not exist there, "+
-			"or it is in a block avadata has not indexed yet", req.TxHash.Hex(), chain.EVMChainID, chainLabel(chain))
+		return api.NotFound("transaction %s is not in the index of chain %d ('%s'): it does not exist there, "+
+			"or it is in a block avadata has not indexed yet", req.TxHash.Hex(), chain.EVMChainID, api.ChainLabel(chain))
 	}
 	view := s.newEVMView(r.Context(), chain, defaultCurrency)
 	resp := view.transactionResponse(&tx)
 	if view.err != nil {
 		return view.err
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

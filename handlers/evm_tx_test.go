@@ -22,8 +22,8 @@ func expand(template string) string {
 }
 
 func TestGetTransactionShape(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	rec := api.get(t, "/v1/chains/43112/transactions/"+txHashN(4).Hex())
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	rec := srv.get(t, "/v1/chains/43112/transactions/"+txHashN(4).Hex())
 	requireJSON(t, rec, http.StatusOK, nil)
 	require.JSONEq(t, expand(`{
 		"nativeTransaction": {
@@ -62,9 +62,9 @@ func TestGetTransactionShape(t *testing.T) {
 }
 
 func TestGetTransactionVariants(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	get := func(n uint64) map[string]any {
-		return getBody(t, api, "/v1/chains/43112/transactions/"+txHashN(n).Hex())
+		return getBody(t, srv, "/v1/chains/43112/transactions/"+txHashN(n).Hex())
 	}
 	native := func(body map[string]any) map[string]any { return body["nativeTransaction"].(map[string]any) }
 

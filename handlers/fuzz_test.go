@@ -63,7 +63,7 @@ func FuzzRouter(f *testing.F) {
 		p := peers[i%len(peers)]
 		f.Add(sd.method, sd.path, sd.query, sd.body, p.remoteAddr, p.forwardedFor)
 	}
-	api := newTestAPI(&testing.T{}, testConfig(), withFixtures(&testing.T{}, newFakeBackend()), &fakeController{})
+	srv := newTestAPI(&testing.T{}, testConfig(), withFixtures(&testing.T{}, newFakeBackend()), &fakeController{})
 	f.Fuzz(func(t *testing.T, method, path, query, body, remoteAddr, forwardedFor string) {
 		if !validMethod(method) {
 			method = http.MethodGet
@@ -79,7 +79,7 @@ func FuzzRouter(f *testing.F) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			api.handler.ServeHTTP(rec, req)
+			srv.handler.ServeHTTP(rec, req)
 		}()
 		select {
 		case <-done:

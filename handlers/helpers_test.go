@@ -7,11 +7,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
@@ -319,10 +322,10 @@ func requireNoNulls(t *testing.T, v any) {
 }
 
 // getBody fetches path and decodes a 200 JSON body without nulls.
-func getBody(t *testing.T, api *testAPI, path string) map[string]any {
+func getBody(t *testing.T, srv *testAPI, path string) map[string]any {
 	t.Helper()
 	var body map[string]any
-	requireJSON(t, api.get(t, path), http.StatusOK, &body)
+	requireJSON(t, srv.get(t, path), http.StatusOK, &body)
 	requireNoNulls(t, body)
 	return body
 }
@@ -343,5 +346,41 @@ func followerStatus(chain netinfo.Chain, running, paused bool) follower.Status {
 // newTestServer is a server for tests that call its methods directly; now
 // may be nil (the wall clock).
 func newTestServer(backend Backend, now func() time.Time) *server {
-	return &server{Core: NewCore(backend.Node, nil, now, DefaultVersion, DefaultRequestTimeout), cfg: testConfig().withDefaults(), backend: backend}
+	return &server{Core: api.NewCore(backend.Node, nil, now, DefaultVersion, DefaultRequestTimeout), cfg: testConfig().withDefaults(), backend: backend}
+}
+
+func query(t *testing.T, raw string) url.Values {
+	t.Helper()
+	q, err := url.ParseQuery(raw)
+	require.NoError(t, err)
+	return q
+}
+
+// Chain IDs of the public networks.
+const (
+	pChainID      = "11111111111111111111111111111111LpoYY"
+	fujiXChain    = "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"
+	fujiCChain    = "yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp"
+	mainnetXChain = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
+)
+
+// firstPage is the first page of a listing of route whose filters are
+// filters, for tests that mint page tokens.
+func firstPage(t *testing.T, s *server, route string, filters ...string) api.Page {
+	t.Helper()
+	pg, err := s.ParsePage(context.Background(), &api.Heights{}, url.Values{}, api.DataPaging(route, false), filters...)
+	require.NoError(t, err)
+	return pg
+}
+
+// requireBadRequest checks that err is a 400 api.Error mentioning every
+// fragment.
+func requireBadRequest(t *testing.T, err error, fragments ...string) {
+	t.Helper()
+	var apiErr *api.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, http.StatusBadRequest, apiErr.Status)
+	for _, f := range fragments {
+		require.Contains(t, apiErr.Message, f)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // openAPISource is the OpenAPI 3.1 description of what avadata serves now.
@@ -34,8 +36,8 @@ func openAPIDocument(version string) ([]byte, error) {
 }
 
 // serveOpenAPI handles GET /openapi.json.
-func (s *server) serveOpenAPI(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
-	w.Header().Set("Content-Type", contentTypeJSON)
+func (s *server) serveOpenAPI(w http.ResponseWriter, _ *http.Request, _ *api.Heights) error {
+	w.Header().Set("Content-Type", api.ContentTypeJSON)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(s.openAPI)
 	return nil
@@ -57,18 +59,18 @@ type indexEndpoint struct {
 }
 
 // describeRoutes lists the routing table for the index.
-func describeRoutes(routes []route) []indexEndpoint {
+func describeRoutes(routes []api.Route) []indexEndpoint {
 	endpoints := make([]indexEndpoint, len(routes))
 	for i, rt := range routes {
-		endpoints[i] = indexEndpoint{Method: rt.method, Path: rt.path, Summary: rt.summary}
+		endpoints[i] = indexEndpoint{Method: rt.Method, Path: rt.Path, Summary: rt.Summary}
 	}
 	return endpoints
 }
 
 // serveIndex handles GET /: a small self-description, so that opening the
 // base URL in a browser says what lives there.
-func (s *server) serveIndex(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
-	writeJSON(w, http.StatusOK, indexResponse{
+func (s *server) serveIndex(w http.ResponseWriter, _ *http.Request, _ *api.Heights) error {
+	api.WriteJSON(w, http.StatusOK, indexResponse{
 		Name:      "avadata",
 		Version:   s.Version(),
 		Network:   s.Network().Name(),

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -56,7 +58,7 @@ func newAPIMetrics(reg prometheus.Registerer, clientBuckets func() int) (*apiMet
 
 // observe records one finished request; client is empty for requests that
 // never reached the rate limiter.
-func (m *apiMetrics) observe(route string, status int, elapsed time.Duration, client clientSource) {
+func (m *apiMetrics) observe(route string, status int, elapsed time.Duration, client api.ClientSource) {
 	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(route).Observe(elapsed.Seconds())
 	if client != "" {

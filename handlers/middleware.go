@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"go.uber.org/zap"
 )
@@ -47,9 +49,9 @@ func observeRequests(log logging.Logger, metrics *apiMetrics, next http.Handler)
 		next.ServeHTTP(rec, r)
 		elapsed := time.Since(start)
 
-		info := requestInfoFrom(r.Context())
-		route := info.route
-		metrics.observe(route, rec.status, elapsed, info.client)
+		info := api.RequestInfoFrom(r.Context())
+		route := info.Route
+		metrics.observe(route, rec.status, elapsed, info.Client)
 		log.Debug("served API request",
 			zap.String("method", r.Method),
 			zap.String("path", r.URL.Path),
@@ -82,7 +84,7 @@ func recoverPanics(log logging.Logger, next http.Handler) http.Handler {
 			if rec, ok := w.(*statusRecorder); ok && rec.wroteHeader {
 				return // too late for an error body; the client sees a short reply
 			}
-			writeErrorStatus(w, r, http.StatusInternalServerError, "internal error; see the node's log")
+			api.WriteError(w, r, http.StatusInternalServerError, "internal error; see the node's log")
 		}()
 		next.ServeHTTP(w, r)
 	})

@@ -1,55 +1,21 @@
 package handlers
 
 import (
-	"context"
 	"math/big"
 	"testing"
+
+	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
-func TestParsePage(t *testing.T) {
-	backend := newFakeBackend()
-	clock := newFakeClock()
-	s := newTestServer(backend.readers(), clock.Now)
-	paging := dataPaging("listThings", true)
-
-	first, err := s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=7&sortOrder=Asc"), paging, "a", "b")
-	require.NoError(t, err)
-	require.True(t, first.First)
-	require.Equal(t, 7, first.Size)
-	require.Equal(t, sortAsc, first.Order)
-	require.Equal(t, NewFilterHash("listThings", "a", "b", "asc"), first.filters, "the sort order is a filter")
-
-	token, err := s.nextPageToken(first, 42, []byte{9})
-	require.NoError(t, err)
-	next, err := s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=3&sortOrder=asc&pageToken="+token), paging, "a", "b")
-	require.NoError(t, err)
-	require.False(t, next.First)
-	require.Equal(t, int64(42), next.Token.Position)
-	require.Equal(t, []byte{9}, next.Token.Extra)
-
-	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "pageToken="+token), paging, "a", "b")
-	requireBadRequest(t, err, "invalid pageToken", "other parameters")
-	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "sortOrder=asc&pageToken="+token), dataPaging("listOthers", true), "a", "b")
-	requireBadRequest(t, err, "invalid pageToken", "another endpoint")
-	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "pageSize=0"), paging)
-	requireBadRequest(t, err, "pageSize")
-	_, err = s.parsePage(context.Background(), &indexedView{}, query(t, "sortOrder=sideways"), paging)
-	requireBadRequest(t, err, "sortOrder")
-
-	unsorted, err := s.parsePage(context.Background(), &indexedView{}, query(t, "sortOrder=sideways"), dataPaging("listThings", false))
-	require.NoError(t, err, "endpoints without sortOrder ignore it")
-	require.Equal(t, sortDesc, unsorted.Order)
-}
-
 func TestTrimPage(t *testing.T) {
-	items, more := trimPage([]int{1, 2, 3}, 2)
+	items, more := api.TrimPage([]int{1, 2, 3}, 2)
 	require.Equal(t, []int{1, 2}, items)
 	require.True(t, more)
-	items, more = trimPage([]int{1, 2}, 2)
+	items, more = api.TrimPage([]int{1, 2}, 2)
 	require.Equal(t, []int{1, 2}, items)
 	require.False(t, more)
 }
@@ -68,7 +34,7 @@ func TestCursorsRoundTrip(t *testing.T) {
 	maxID := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
 	nftPos := evmdata.NFTPos{Contract: kitties, TokenID: maxID}
 	extra := encodeNFTPos(nftPos)
-	require.LessOrEqual(t, len(extra), maxExtraLen, "fits a page token")
+	require.LessOrEqual(t, len(extra), api.MaxExtraLen, "fits a page token")
 	gotNFT, ok := decodeNFTPos(extra)
 	require.True(t, ok)
 	require.Equal(t, nftPos.Contract, gotNFT.Contract)

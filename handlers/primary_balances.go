@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -25,7 +27,7 @@ import (
 // hosted API's status is a free string whose values it does not list.
 const atomicStatusPendingImport = "pendingImport"
 
-func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetPrimaryBalancesRequest(r, heights)
 	if err != nil {
 		return err
@@ -48,7 +50,7 @@ func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, primaryBalancesResponse{
+	api.WriteJSON(w, http.StatusOK, primaryBalancesResponse{
 		Balances:  view.balances(entries),
 		ChainInfo: newPrimaryChainInfo(r, req.Chain),
 	})

@@ -29,8 +29,8 @@ func withShared(m map[string]any, chain ids.ID, status string) map[string]any {
 }
 
 func TestGetPChainBalances(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, pBalancesPath+"?addresses=P-"+bech32Of(t, pAlice))
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, pBalancesPath+"?addresses=P-"+bech32Of(t, pAlice))
 	require.Equal(t, map[string]any{"chainName": "p-chain", "network": "local"}, body["chainInfo"])
 	require.NotContains(t, body, "nextPageToken")
 	x := localInfo().ChainID(netinfo.X)
@@ -45,18 +45,18 @@ func TestGetPChainBalances(t *testing.T) {
 		"atomicMemoryLocked":   []any{},
 	}, body["balances"])
 
-	calls := api.backend.primary.balanceCalls
+	calls := srv.backend.primary.balanceCalls
 	require.Len(t, calls, 1)
 	require.Equal(t, []ids.ShortID{pAlice}, calls[0].addrs)
-	require.Equal(t, api.clock.Now().Unix(), calls[0].at, "no blockTimestamp: now")
+	require.Equal(t, srv.clock.Now().Unix(), calls[0].at, "no blockTimestamp: now")
 
-	getBody(t, api, pBalancesPath+"?addresses="+bech32Of(t, pAlice)+"&blockTimestamp=1599696000")
-	require.Equal(t, int64(1599696000), api.backend.primary.balanceCalls[1].at)
+	getBody(t, srv, pBalancesPath+"?addresses="+bech32Of(t, pAlice)+"&blockTimestamp=1599696000")
+	require.Equal(t, int64(1599696000), srv.backend.primary.balanceCalls[1].at)
 }
 
 func TestGetXChainBalances(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, xBalancesPath+"?addresses="+bech32Of(t, pAlice))
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, xBalancesPath+"?addresses="+bech32Of(t, pAlice))
 	nft := map[string]any{"assetId": testNFTAsset.String(), "name": "Kitties", "symbol": "KIT",
 		"denomination": float64(0), "type": "nft", "amount": "0", "utxoCount": float64(1)}
 	require.Equal(t, map[string]any{
@@ -68,31 +68,31 @@ func TestGetXChainBalances(t *testing.T) {
 }
 
 func TestGetCChainAtomicBalances(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, cBalancesPath+"?addresses="+testEVMAddr)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, cBalancesPath+"?addresses="+testEVMAddr)
 	require.Equal(t, map[string]any{
 		"atomicMemoryUnlocked": []any{},
 		"atomicMemoryLocked":   []any{withShared(avaxBalance("3", 2), localInfo().ChainID(netinfo.X), "")},
 	}, body["balances"], "only atomic memory, and without status")
-	require.Equal(t, []ids.ShortID{cAlice}, api.backend.primary.balanceCalls[0].addrs)
+	require.Equal(t, []ids.ShortID{cAlice}, srv.backend.primary.balanceCalls[0].addrs)
 }
 
 func TestGetPrimaryBalancesWithoutAddresses(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	for _, path := range []string{pBalancesPath, xBalancesPath + "?blockTimestamp=5", cBalancesPath + "?addresses="} {
-		body := getBody(t, api, path)
+		body := getBody(t, srv, path)
 		balances := body["balances"].(map[string]any)
 		require.NotEmpty(t, balances)
 		for name, list := range balances {
 			require.Equal(t, []any{}, list, name)
 		}
 	}
-	require.Empty(t, api.backend.primary.balanceCalls, "nothing to read")
+	require.Empty(t, srv.backend.primary.balanceCalls, "nothing to read")
 }
 
 func TestGetPrimaryBalancesBadInput(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	runRouteCases(t, api, []routeCase{
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	runRouteCases(t, srv, []routeCase{
 		invalid("fuji address", pBalancesPath+"?addresses=P-"+bech32Addr(t, "fuji", 1), "invalid addresses", `"fuji"`),
 		invalid("0x on the p-chain", pBalancesPath+"?addresses="+testEVMAddr, "invalid addresses", "EVM address"),
 		invalid("bad time", xBalancesPath+"?blockTimestamp=yesterday", "blockTimestamp"),

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/pdata"
@@ -15,13 +17,13 @@ import (
 // sortOrder), optionally within a time range (inclusive at both ends, as in
 // the tx listing). The token carries the height of the page's last block.
 
-func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListBlocksByNodeRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	after, err := resumeAfter(req.Page, decodeBlockHeight)
+	after, err := api.ResumeAfter(req.Page, decodeBlockHeight)
 	if err != nil {
 		return err
 	}
@@ -39,11 +41,11 @@ func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, h
 		if err != nil {
 			return fmt.Errorf("listing %s blocks of %s: %w", req.Chain, req.NodeID, err)
 		}
-		blocks, more := trimPage(blocks, req.Page.Size)
+		blocks, more := api.TrimPage(blocks, req.Page.Size)
 		if more {
 			last := blocks[len(blocks)-1].Number
-			s.pageReaches(req.Page, req.Chain, last)
-			if resp.NextPageToken, err = s.nextPageToken(req.Page, int64(last), encodeBlockHeight(last)); err != nil {
+			s.PageReaches(req.Page, req.Chain, last)
+			if resp.NextPageToken, err = s.NextPageToken(req.Page, int64(last), encodeBlockHeight(last)); err != nil {
 				return err
 			}
 		}
@@ -52,7 +54,7 @@ func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, h
 			resp.Blocks = append(resp.Blocks, view.block(&blocks[i]))
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
@@ -60,7 +62,7 @@ func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, h
 // atomic tx IDs are cb58 too); hashes follow the chain (blockHash).
 func (v *primaryView) block(b *pdata.IndexedBlock) primaryNetworkBlock {
 	out := primaryNetworkBlock{
-		BlockNumber:    formatUint(b.Number),
+		BlockNumber:    api.FormatUint(b.Number),
 		BlockHash:      v.blockHash(b.ID),
 		ParentHash:     v.blockHash(b.ParentID),
 		BlockTimestamp: b.Time,
@@ -73,7 +75,7 @@ func (v *primaryView) block(b *pdata.IndexedBlock) primaryNetworkBlock {
 		out.Transactions[i] = id.String()
 	}
 	if b.CurrentSupply != nil {
-		out.CurrentSupply = formatUint(*b.CurrentSupply)
+		out.CurrentSupply = api.FormatUint(*b.CurrentSupply)
 	}
 	if f := b.L1Fees; f != nil {
 		out.L1ValidatorsAccruedFees = ptr(f.AccruedFees)

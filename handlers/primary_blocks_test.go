@@ -22,9 +22,9 @@ func blockNumbers(t *testing.T, body map[string]any) []string {
 }
 
 func TestListBlocksByNode(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := pBlocksPath + testNodeID + "/blocks"
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	require.Equal(t, []string{"5", "4", "3", "2", "1"}, blockNumbers(t, body), "newest first; block 6 is another node's")
 	require.Equal(t, map[string]any{"chainName": "p-chain", "network": "local"}, body["chainInfo"])
 	b := objects(t, body["blocks"])[0]
@@ -49,37 +49,37 @@ func TestListBlocksByNode(t *testing.T) {
 	// Paging.
 	paged := path + "?pageSize=2"
 	var pages [][]string
-	body = getBody(t, api, paged)
+	body = getBody(t, srv, paged)
 	for {
 		pages = append(pages, blockNumbers(t, body))
 		if _, more := body["nextPageToken"]; !more {
 			break
 		}
-		body = getBody(t, api, withToken(paged, body))
+		body = getBody(t, srv, withToken(paged, body))
 	}
 	require.Equal(t, [][]string{{"5", "4"}, {"3", "2"}, {"1"}}, pages)
 
 	// Time range, inclusive at both ends.
 	span := path + "?startTimestamp=" + strconv.FormatInt(blockTime(2), 10) + "&endTimestamp=" + strconv.FormatInt(blockTime(3), 10)
-	require.Equal(t, []string{"3", "2"}, blockNumbers(t, getBody(t, api, span)))
-	q := api.backend.primary.blockQueries[len(api.backend.primary.blockQueries)-1]
+	require.Equal(t, []string{"3", "2"}, blockNumbers(t, getBody(t, srv, span)))
+	q := srv.backend.primary.blockQueries[len(srv.backend.primary.blockQueries)-1]
 	require.Equal(t, uint64(2), q.FromHeight)
 	require.Equal(t, uint64(4), q.ToHeight)
 	require.True(t, q.Desc)
 
 	// A node that proposed nothing, or a chain without its blocks.
-	require.Equal(t, []any{}, getBody(t, api, pBlocksPath+testNodeID2+"/blocks")["blocks"])
-	require.Equal(t, []any{}, getBody(t, api, "/v1/networks/local/blockchains/x-chain/nodes/"+testNodeID+"/blocks")["blocks"])
+	require.Equal(t, []any{}, getBody(t, srv, pBlocksPath+testNodeID2+"/blocks")["blocks"])
+	require.Equal(t, []any{}, getBody(t, srv, "/v1/networks/local/blockchains/x-chain/nodes/"+testNodeID+"/blocks")["blocks"])
 }
 
 func TestListBlocksByNodeBadInput(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	first := getBody(t, api, pBlocksPath+testNodeID+"/blocks?pageSize=1")
-	runRouteCases(t, api, []routeCase{
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	first := getBody(t, srv, pBlocksPath+testNodeID+"/blocks?pageSize=1")
+	runRouteCases(t, srv, []routeCase{
 		invalid("malformed node id", pBlocksPath+"NodeID-abc/blocks", "invalid nodeId"),
 		invalid("node id without prefix", pBlocksPath+"abc/blocks", "invalid nodeId", "NodeID-"),
 		invalid("token of another node", withToken(pBlocksPath+testNodeID2+"/blocks?pageSize=1", first), "invalid pageToken"),
 		invalid("token of the tx listing", withToken(pTxsPath+"?pageSize=1", first), "invalid pageToken", "another endpoint"),
 	})
-	require.Equal(t, http.StatusOK, api.get(t, withToken(pBlocksPath+testNodeID+"/blocks?pageSize=1", first)).Code)
+	require.Equal(t, http.StatusOK, srv.get(t, withToken(pBlocksPath+testNodeID+"/blocks?pageSize=1", first)).Code)
 }

@@ -43,8 +43,8 @@ func withDAGTxs(backend *fakeBackend) (dag, linear ids.ID, vertices []pdata.TxVe
 func TestListXChainDAGTxs(t *testing.T) {
 	backend := newFakeBackend()
 	dag, linear, vertices := withDAGTxs(backend)
-	api := newTestAPI(t, testConfig(), backend, nil)
-	body := getBody(t, api, xTxsPath+"?addresses=X-"+bech32Of(t, pAlice))
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	body := getBody(t, srv, xTxsPath+"?addresses=X-"+bech32Of(t, pAlice))
 	list := objects(t, body["transactions"])
 	require.Len(t, list, 2)
 	require.Equal(t, linear.String(), list[0]["txHash"], "newest first: the linear tx, then the DAG's")
@@ -75,9 +75,9 @@ func TestListXChainDAGTxs(t *testing.T) {
 func TestListXChainDAGTxsByTime(t *testing.T) {
 	backend := newFakeBackend()
 	withDAGTxs(backend)
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	ts := strconv.Itoa(dagTime)
-	getBody(t, api, xTxsPath+"?addresses=X-"+bech32Of(t, pAlice)+"&startTimestamp="+ts+"&endTimestamp="+ts)
+	getBody(t, srv, xTxsPath+"?addresses=X-"+bech32Of(t, pAlice)+"&startTimestamp="+ts+"&endTimestamp="+ts)
 	backend.primary.mu.Lock()
 	queries := backend.primary.txQueries
 	backend.primary.mu.Unlock()

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 
@@ -67,14 +69,14 @@ func (s *server) newPrimaryView(ctx context.Context, chain netinfo.Chain, assets
 // SDK's closed Network enum (mainnet, fuji, testnet) then gets back the name
 // the client used ("testnet" stays "testnet").
 func newPrimaryChainInfo(r *http.Request, chain netinfo.Chain) primaryChainInfo {
-	return primaryChainInfo{ChainName: chain.DataAPIAlias(), Network: strings.ToLower(pathVar(r, paramNetwork))}
+	return primaryChainInfo{ChainName: chain.DataAPIAlias(), Network: strings.ToLower(api.PathVar(r, api.ParamNetwork))}
 }
 
 // assetAmount shows amount of asset. An asset the index does not describe
 // gets empty name and symbol, denomination 0 and the type its output
 // suggests (nft says whether the output is an NFT one).
 func (v *primaryView) assetAmount(asset ids.ID, amount *big.Int, nft bool) assetAmount {
-	out := assetAmount{AssetID: asset.String(), Type: assetTypeSecp256k1, Amount: decimal(amount)}
+	out := assetAmount{AssetID: asset.String(), Type: assetTypeSecp256k1, Amount: api.Decimal(amount)}
 	if nft {
 		out.Type = assetTypeNFT
 	}
@@ -145,7 +147,7 @@ func (v *primaryView) pChainUTXO(u *pdata.IndexedUTXO) pChainUTXO {
 		UTXOID:            u.ID.String(),
 		Amount:            asset.Amount,
 		AssetID:           asset.AssetID,
-		BlockNumber:       formatUint(u.CreatedHeight),
+		BlockNumber:       api.FormatUint(u.CreatedHeight),
 		BlockTimestamp:    u.CreatedTime,
 		OutputIndex:       u.OutputIndex,
 		TxHash:            creatingTx(u).String(),
@@ -169,7 +171,7 @@ func (v *primaryView) pChainUTXO(u *pdata.IndexedUTXO) pChainUTXO {
 	}
 	if u.Spent() {
 		out.ConsumingTxHash = u.ConsumingTx.String()
-		out.ConsumingBlockNumber = formatUint(u.ConsumingHeight)
+		out.ConsumingBlockNumber = api.FormatUint(u.ConsumingHeight)
 		out.ConsumingBlockTimestamp = ptr(u.ConsumingTime)
 	}
 	return out

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -46,18 +48,18 @@ func l1ValidatorTxTypes() []string {
 		"IncreaseL1ValidatorBalanceTx", "DisableL1ValidatorTx"}
 }
 
-func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListPrimaryTxsRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	after, err := resumeAfter(req.Page, decodePrimaryTxPos)
+	after, err := api.ResumeAfter(req.Page, decodePrimaryTxPos)
 	if err != nil {
 		return err
 	}
 	scan := txScan{
 		q: pdata.TxQuery{
-			Addresses: req.AddressIDs, Types: req.TxTypes, Desc: req.Page.Order == sortDesc, After: after,
+			Addresses: req.AddressIDs, Types: req.TxTypes, Desc: req.Page.Order == api.SortDesc, After: after,
 		},
 		size: req.Page.Size,
 		keep: inTimeRange(req.Time),
@@ -67,7 +69,7 @@ func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request, hei
 		// validation: read the L1 validator txs and keep the validation's.
 		scan.q.Types = l1TypesOf(req.TxTypes)
 		if len(scan.q.Types) == 0 {
-			writeJSON(w, http.StatusOK, emptyTxList(r, req.Chain))
+			api.WriteJSON(w, http.StatusOK, emptyTxList(r, req.Chain))
 			return nil
 		}
 		inTime := scan.keep
@@ -85,7 +87,7 @@ func emptyTxList(r *http.Request, chain netinfo.Chain) listPrimaryTxsResponse {
 // writeTxPage reads and writes one page of a tx listing of chain, bounded
 // by the time range tr: the listing of endpoint 4, and of endpoint 5 (its
 // active staking txs), which only differ in the scan.
-func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg page, tr timestampRange, scan txScan) error {
+func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg api.Page, tr api.TimestampRange, scan txScan) error {
 	ctx := r.Context()
 	resp := emptyTxList(r, chain)
 	var empty bool
@@ -103,7 +105,7 @@ func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netin
 	// index reaches them by the time bounds): a range no block falls in may
 	// still hold some.
 	if empty && chain != netinfo.X {
-		writeJSON(w, http.StatusOK, resp)
+		api.WriteJSON(w, http.StatusOK, resp)
 		return nil
 	}
 	txs, next, err := s.scanTxs(ctx, chain, scan)
@@ -111,8 +113,8 @@ func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netin
 		return err
 	}
 	if next != nil {
-		s.pageReaches(pg, chain, next.Height)
-		if resp.NextPageToken, err = s.nextPageToken(pg, int64(next.Height), encodePrimaryTxPos(*next)); err != nil {
+		s.PageReaches(pg, chain, next.Height)
+		if resp.NextPageToken, err = s.NextPageToken(pg, int64(next.Height), encodePrimaryTxPos(*next)); err != nil {
 			return err
 		}
 	}
@@ -128,7 +130,7 @@ func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netin
 	for i := range txs {
 		resp.Transactions = append(resp.Transactions, view.primaryTx(&txs[i]))
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
@@ -157,7 +159,7 @@ func actsOnValidation(tx *pdata.Tx, v ids.ID) bool {
 // inTimeRange keeps txs whose block time lies within tr (inclusive). The
 // index applies the same bounds (TxQuery.FromTime, ToTime); this keeps a
 // reader that applies only the heights exact too.
-func inTimeRange(tr timestampRange) func(*pdata.IndexedTx) bool {
+func inTimeRange(tr api.TimestampRange) func(*pdata.IndexedTx) bool {
 	return func(itx *pdata.IndexedTx) bool {
 		return (!tr.Start.Set || itx.BlockTime >= tr.Start.Value) && (!tr.End.Set || itx.BlockTime <= tr.End.Value)
 	}
@@ -166,7 +168,7 @@ func inTimeRange(tr timestampRange) func(*pdata.IndexedTx) bool {
 // heightRange turns a timestamp range (inclusive) into the heights of the
 // blocks it covers: FromHeight inclusive, ToHeight exclusive, 0 for no
 // bound. empty reports a range no block falls in.
-func (s *server) heightRange(ctx context.Context, chain netinfo.Chain, tr timestampRange) (from, to uint64, empty bool, err error) {
+func (s *server) heightRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) (from, to uint64, empty bool, err error) {
 	if tr.Start.Set && tr.Start.Value > 0 {
 		// The first block at or after start follows the last one before it.
 		h, err := s.backend.Primary.HeightAtTime(ctx, chain, tr.Start.Value-1)

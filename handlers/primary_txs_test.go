@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	"github.com/stretchr/testify/require"
@@ -94,8 +96,8 @@ func amountsOf(t *testing.T, v any) []string {
 }
 
 func TestListPChainTxsShapes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, pTxsPath+"?pageSize=100")
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, pTxsPath+"?pageSize=100")
 	require.Equal(t, map[string]any{"chainName": "p-chain", "network": "local"}, body["chainInfo"])
 	require.NotContains(t, body, "nextPageToken")
 	txs := txsByHash(t, body)
@@ -188,8 +190,8 @@ func TestListPChainTxsShapes(t *testing.T) {
 }
 
 func TestListXChainTxsShapes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, xTxsPath+"?addresses=X-"+bech32Of(t, pAlice))
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, xTxsPath+"?addresses=X-"+bech32Of(t, pAlice))
 	require.Equal(t, []string{"2", "1", "0"}, txHeights(t, body))
 	require.Equal(t, "x-chain", body["chainInfo"].(map[string]any)["chainName"])
 	txs := txsByHash(t, body)
@@ -227,8 +229,8 @@ func TestListXChainTxsShapes(t *testing.T) {
 func constantsPChainID() string { return localInfo().ChainID(netinfo.P).String() }
 
 func TestListCChainAtomicTxs(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, cTxsPath+"?addresses="+testEVMAddr)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, cTxsPath+"?addresses="+testEVMAddr)
 	require.Equal(t, []string{"101", "100"}, txHeights(t, body))
 	txs := txsByHash(t, body)
 	node := localInfo()
@@ -260,16 +262,16 @@ func TestListCChainAtomicTxs(t *testing.T) {
 
 	// The 0x address reached the reader as its 20 bytes; a lower-case 0x
 	// address and the bech32 owner of the imported UTXO find the same txs.
-	q := lastTxQuery(t, api)
+	q := lastTxQuery(t, srv)
 	require.Equal(t, []ids.ShortID{cAlice}, q.Addresses)
-	lower := getBody(t, api, cTxsPath+"?addresses=0x71c7656ec7ab88b098defb751b7401b5f6d8976f")
+	lower := getBody(t, srv, cTxsPath+"?addresses=0x71c7656ec7ab88b098defb751b7401b5f6d8976f")
 	require.Equal(t, []string{"101", "100"}, txHeights(t, lower))
-	require.Equal(t, []string{"100"}, txHeights(t, getBody(t, api, cTxsPath+"?addresses=C-"+bech32Of(t, pAlice)+"&txTypes=ImportTx")))
+	require.Equal(t, []string{"100"}, txHeights(t, getBody(t, srv, cTxsPath+"?addresses=C-"+bech32Of(t, pAlice)+"&txTypes=ImportTx")))
 }
 
-func lastTxQuery(t *testing.T, api *testAPI) pdata.TxQuery {
+func lastTxQuery(t *testing.T, srv *testAPI) pdata.TxQuery {
 	t.Helper()
-	f := api.backend.primary
+	f := srv.backend.primary
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	require.NotEmpty(t, f.txQueries)
@@ -277,14 +279,14 @@ func lastTxQuery(t *testing.T, api *testAPI) pdata.TxQuery {
 }
 
 func TestListPrimaryTxsPaging(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	bob := pTxsPath + "?addresses=" + bech32Of(t, pBob)
 	for _, order := range []string{"desc", "asc"} {
 		t.Run(order, func(t *testing.T) {
 			path := bob + "&sortOrder=" + order
 			var heights []string
 			var sizes []int
-			body := getBody(t, api, path)
+			body := getBody(t, srv, path)
 			for {
 				page := txHeights(t, body)
 				heights = append(heights, page...)
@@ -292,7 +294,7 @@ func TestListPrimaryTxsPaging(t *testing.T) {
 				if _, more := body["nextPageToken"]; !more {
 					break
 				}
-				body = getBody(t, api, withToken(path, body))
+				body = getBody(t, srv, withToken(path, body))
 			}
 			require.Equal(t, []int{10, 10, 5}, sizes)
 			want := make([]string, pagingTxs)
@@ -306,10 +308,10 @@ func TestListPrimaryTxsPaging(t *testing.T) {
 		})
 	}
 
-	first := getBody(t, api, bob)
-	requireDataError(t, api.get(t, withToken(bob+"&txTypes=BaseTx", first)), http.StatusBadRequest, "invalid pageToken", "other parameters")
-	requireDataError(t, api.get(t, withToken(xTxsPath+"?addresses="+bech32Of(t, pBob), first)), http.StatusBadRequest, "invalid pageToken")
-	q := lastTxQuery(t, api)
+	first := getBody(t, srv, bob)
+	requireDataError(t, srv.get(t, withToken(bob+"&txTypes=BaseTx", first)), http.StatusBadRequest, "invalid pageToken", "other parameters")
+	requireDataError(t, srv.get(t, withToken(xTxsPath+"?addresses="+bech32Of(t, pBob), first)), http.StatusBadRequest, "invalid pageToken")
+	q := lastTxQuery(t, srv)
 	require.Equal(t, maxPageUTXOs, q.MaxUTXOs, "the reader may stop a page early")
 }
 
@@ -328,16 +330,16 @@ func TestListPrimaryTxsUTXOThreshold(t *testing.T) {
 	}
 	backend.primary.addTx(indexedTx(netinfo.P, 0, 0, &pdata.Tx{ID: ids.ID{'h', 'u', 'g', 'e'}, Type: "BaseTx"}, nil,
 		make([]pdata.IndexedUTXO, 1500)))
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	path := pTxsPath + "?pageSize=10"
 	var pages [][]string
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	for {
 		pages = append(pages, txHeights(t, body))
 		if _, more := body["nextPageToken"]; !more {
 			break
 		}
-		body = getBody(t, api, withToken(path, body))
+		body = getBody(t, srv, withToken(path, body))
 	}
 	require.Equal(t, [][]string{{"4", "3"}, {"2", "1"}, {"0"}}, pages,
 		"400 + 400 UTXOs fit under 1000, a third tx would not; a tx past the threshold alone still gets its page")
@@ -345,60 +347,60 @@ func TestListPrimaryTxsUTXOThreshold(t *testing.T) {
 }
 
 func TestListPrimaryTxsTimestamps(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	bob := pTxsPath + "?addresses=" + bech32Of(t, pBob)
 	span := func(start, end int64) string {
 		return bob + "&startTimestamp=" + strconv.FormatInt(start, 10) + "&endTimestamp=" + strconv.FormatInt(end, 10)
 	}
-	require.Equal(t, []string{"14", "13", "12"}, txHeights(t, getBody(t, api, span(blockTime(12), blockTime(14)))),
+	require.Equal(t, []string{"14", "13", "12"}, txHeights(t, getBody(t, srv, span(blockTime(12), blockTime(14)))),
 		"both ends inclusive")
-	q := lastTxQuery(t, api)
+	q := lastTxQuery(t, srv)
 	require.Equal(t, uint64(12), q.FromHeight)
 	require.Equal(t, uint64(15), q.ToHeight)
-	require.Equal(t, []string{"13"}, txHeights(t, getBody(t, api, span(blockTime(12)+1, blockTime(13)+9))))
-	require.Empty(t, txHeights(t, getBody(t, api, span(blockTime(12)+1, blockTime(12)+2))), "no block in between")
-	require.Empty(t, txHeights(t, getBody(t, api, span(0, pGenesisTime-1))), "before genesis")
+	require.Equal(t, []string{"13"}, txHeights(t, getBody(t, srv, span(blockTime(12)+1, blockTime(13)+9))))
+	require.Empty(t, txHeights(t, getBody(t, srv, span(blockTime(12)+1, blockTime(12)+2))), "no block in between")
+	require.Empty(t, txHeights(t, getBody(t, srv, span(0, pGenesisTime-1))), "before genesis")
 
 	// The genesis block's time decides alone whether its txs are in range.
 	x := xTxsPath + "?addresses=" + bech32Of(t, pAlice)
-	require.Equal(t, []string{"0"}, txHeights(t, getBody(t, api, x+"&endTimestamp="+strconv.FormatInt(pGenesisTime, 10))))
-	require.Equal(t, []string{"2", "1"}, txHeights(t, getBody(t, api, x+"&startTimestamp="+strconv.FormatInt(pGenesisTime+1, 10))))
+	require.Equal(t, []string{"0"}, txHeights(t, getBody(t, srv, x+"&endTimestamp="+strconv.FormatInt(pGenesisTime, 10))))
+	require.Equal(t, []string{"2", "1"}, txHeights(t, getBody(t, srv, x+"&startTimestamp="+strconv.FormatInt(pGenesisTime+1, 10))))
 }
 
 func TestListPrimaryTxsByL1Validation(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := pTxsPath + "?l1ValidationId=" + testValidation.String()
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	require.Equal(t, []string{"6", "4"}, txHeights(t, body), "the txs acting on the validation")
-	require.Equal(t, l1ValidatorTxTypes(), lastTxQuery(t, api).Types, "only L1 validator txs are read")
+	require.Equal(t, l1ValidatorTxTypes(), lastTxQuery(t, srv).Types, "only L1 validator txs are read")
 
-	require.Equal(t, []string{"6"}, txHeights(t, getBody(t, api, path+"&txTypes=IncreaseL1ValidatorBalanceTx")))
-	require.Equal(t, []string{"4"}, txHeights(t, getBody(t, api, "/v1/networks/local/blockchains/p-chain/transactions?l1ValidationId=0x"+
+	require.Equal(t, []string{"6"}, txHeights(t, getBody(t, srv, path+"&txTypes=IncreaseL1ValidatorBalanceTx")))
+	require.Equal(t, []string{"4"}, txHeights(t, getBody(t, srv, "/v1/networks/local/blockchains/p-chain/transactions?l1ValidationId=0x"+
 		testValidation.Hex()+"&endTimestamp="+strconv.FormatInt(blockTime(5), 10))))
 
-	calls := len(api.backend.primary.txQueries)
-	require.Empty(t, txHeights(t, getBody(t, api, path+"&txTypes=BaseTx")))
-	require.Len(t, api.backend.primary.txQueries, calls, "no L1 type asked for: nothing to read")
-	require.Empty(t, txHeights(t, getBody(t, api, pTxsPath+"?l1ValidationId="+ids.ID{'x'}.String())))
+	calls := len(srv.backend.primary.txQueries)
+	require.Empty(t, txHeights(t, getBody(t, srv, path+"&txTypes=BaseTx")))
+	require.Len(t, srv.backend.primary.txQueries, calls, "no L1 type asked for: nothing to read")
+	require.Empty(t, txHeights(t, getBody(t, srv, pTxsPath+"?l1ValidationId="+ids.ID{'x'}.String())))
 
 	// Paging goes on after the last tx read, kept or not.
-	one := getBody(t, api, path+"&pageSize=1")
+	one := getBody(t, srv, path+"&pageSize=1")
 	require.Equal(t, []string{"6"}, txHeights(t, one))
-	two := getBody(t, api, withToken(path+"&pageSize=1", one))
+	two := getBody(t, srv, withToken(path+"&pageSize=1", one))
 	require.Equal(t, []string{"4"}, txHeights(t, two))
 }
 
 func TestListPrimaryTxsReaderFailure(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
 	backend.primary.err = errors.New("disk on fire")
-	api := newTestAPI(t, testConfig(), backend, nil)
-	msg := requireDataError(t, api.get(t, pTxsPath), http.StatusInternalServerError)
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	msg := requireDataError(t, srv.get(t, pTxsPath), http.StatusInternalServerError)
 	require.NotContains(t, msg, "disk on fire", "internal details stay in the log")
 }
 
 func TestListPrimaryTxsBadInput(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	runRouteCases(t, api, []routeCase{
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	runRouteCases(t, srv, []routeCase{
 		invalid("mainnet address", pTxsPath+"?addresses="+bech32Addr(t, "avax", 1), "invalid addresses", `"avax"`),
 		invalid("fuji address on x", xTxsPath+"?addresses=X-"+bech32Addr(t, "fuji", 1), "invalid addresses", `"fuji"`),
 		invalid("0x on the x-chain", xTxsPath+"?addresses="+testEVMAddr, "invalid addresses", "EVM address"),
@@ -410,10 +412,10 @@ func TestListPrimaryTxsBadInput(t *testing.T) {
 func TestParsePrimaryAddresses(t *testing.T) {
 	s := newTestServer(newFakeBackend().readers(), nil)
 	addr := bech32Of(t, pAlice)
-	texts, addrs, err := s.parsePrimaryAddresses(query(t, "addresses=P-"+addr+","+testEVMAddr+",X-"+addr+","+addr), paramAddresses, true)
+	texts, addrs, err := s.parsePrimaryAddresses(query(t, "addresses=P-"+addr+","+testEVMAddr+",X-"+addr+","+addr), api.ParamAddresses, true)
 	require.NoError(t, err)
 	require.Equal(t, []string{"P-" + addr, testEVMAddr, "X-" + addr, addr}, texts)
 	require.Equal(t, []ids.ShortID{pAlice, cAlice, pAlice, pAlice}, addrs)
-	_, _, err = s.parsePrimaryAddresses(query(t, "addresses="+testEVMAddr), paramAddresses, false)
+	_, _, err = s.parsePrimaryAddresses(query(t, "addresses="+testEVMAddr), api.ParamAddresses, false)
 	requireBadRequest(t, err, "EVM address")
 }

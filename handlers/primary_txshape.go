@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
@@ -84,7 +86,7 @@ func (v *primaryView) pChainTx(itx *pdata.IndexedTx) pChainTransaction {
 		TxHash:         tx.ID.String(),
 		TxType:         closedTxType(tx.Type, pChainTxTypes()),
 		BlockTimestamp: itx.BlockTime,
-		BlockNumber:    formatUint(itx.Pos.Height),
+		BlockNumber:    api.FormatUint(itx.Pos.Height),
 		BlockHash:      v.blockHash(itx.BlockID),
 		ConsumedUTXOs:  make([]pChainUTXO, len(itx.Consumed)),
 		EmittedUTXOs:   make([]pChainUTXO, len(itx.Produced)),
@@ -210,7 +212,7 @@ func (v *primaryView) pChainStaker(tx *pdata.Tx, out *pChainTransaction) {
 		// The reward platformvm computed when the staker became current
 		// (none yet for a pending one; primary-network stakers only).
 		if rec.PotentialReward != nil {
-			out.EstimatedReward = formatUint(*rec.PotentialReward)
+			out.EstimatedReward = api.FormatUint(*rec.PotentialReward)
 		}
 	}
 }

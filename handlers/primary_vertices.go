@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -35,7 +37,7 @@ type listXChainVerticesResponse struct {
 	ChainInfo     primaryChainInfo `json:"chainInfo"`
 }
 
-func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListLatestVerticesRequest(r, heights)
 	if err != nil {
 		return err
@@ -45,12 +47,12 @@ func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request,
 	})
 }
 
-func (s *server) serveListVerticesByHeight(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListVerticesByHeight(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListVerticesByHeightRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	desc := req.Page.Order == sortDesc
+	desc := req.Page.Order == api.SortDesc
 	return s.serveVertices(w, r, req.Page, func(after *uint64, limit int) ([]pdata.Vertex, error) {
 		return s.backend.Vertices.VerticesAtHeight(r.Context(), req.VertexHeight, desc, after, limit)
 	})
@@ -58,10 +60,10 @@ func (s *server) serveListVerticesByHeight(w http.ResponseWriter, r *http.Reques
 
 // serveVertices reads one page of vertices through list (one more than the
 // page, to know whether another follows) and writes it.
-func (s *server) serveVertices(w http.ResponseWriter, r *http.Request, pg page,
+func (s *server) serveVertices(w http.ResponseWriter, r *http.Request, pg api.Page,
 	list func(after *uint64, limit int) ([]pdata.Vertex, error),
 ) error {
-	after, err := resumeAfter(pg, decodeBlockHeight)
+	after, err := api.ResumeAfter(pg, decodeBlockHeight)
 	if err != nil {
 		return err
 	}
@@ -71,10 +73,10 @@ func (s *server) serveVertices(w http.ResponseWriter, r *http.Request, pg page,
 		if err != nil {
 			return fmt.Errorf("listing X-chain vertices: %w", err)
 		}
-		vertices, more := trimPage(vertices, pg.Size)
+		vertices, more := api.TrimPage(vertices, pg.Size)
 		if more {
 			last := vertices[len(vertices)-1].Index
-			if resp.NextPageToken, err = s.nextPageToken(pg, int64(last), encodeBlockHeight(last)); err != nil {
+			if resp.NextPageToken, err = s.NextPageToken(pg, int64(last), encodeBlockHeight(last)); err != nil {
 				return err
 			}
 		}
@@ -82,7 +84,7 @@ func (s *server) serveVertices(w http.ResponseWriter, r *http.Request, pg page,
 			resp.Vertices = append(resp.Vertices, shapeVertex(&vertices[i]))
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 

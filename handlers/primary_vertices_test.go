@@ -66,25 +66,25 @@ func vertexIndexes(t *testing.T, body map[string]any) []float64 {
 }
 
 // pages follows nextPageToken from path and returns each page's indexes.
-func vertexPages(t *testing.T, api *testAPI, path string) [][]float64 {
+func vertexPages(t *testing.T, srv *testAPI, path string) [][]float64 {
 	t.Helper()
 	var pages [][]float64
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	for {
 		pages = append(pages, vertexIndexes(t, body))
 		if _, more := body["nextPageToken"]; !more {
 			return pages
 		}
-		body = getBody(t, api, withToken(path, body))
+		body = getBody(t, srv, withToken(path, body))
 	}
 }
 
 func TestListLatestVertices(t *testing.T) {
 	backend := newFakeBackend()
 	backend.vertices = testVertices()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	const path = "/v1/networks/local/blockchains/x-chain/vertices"
-	body := getBody(t, api, path)
+	body := getBody(t, srv, path)
 	require.Equal(t, map[string]any{"chainName": "x-chain", "network": "local"}, body["chainInfo"])
 	require.Equal(t, map[string]any{
 		"vertexHash":      ids.ID{'v', 4}.String(),
@@ -96,28 +96,28 @@ func TestListLatestVertices(t *testing.T) {
 		"transactions":    []any{ids.ID{'t', 4}.String()},
 		"vertexSizeBytes": float64(104),
 	}, objects(t, body["vertices"])[0])
-	require.Equal(t, [][]float64{{4, 3}, {2, 1}, {0}}, vertexPages(t, api, path+"?pageSize=2"))
+	require.Equal(t, [][]float64{{4, 3}, {2, 1}, {0}}, vertexPages(t, srv, path+"?pageSize=2"))
 }
 
 func TestListVerticesByHeight(t *testing.T) {
 	backend := newFakeBackend()
 	backend.vertices = testVertices()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	const path = "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight="
-	require.Equal(t, [][]float64{{1}, {0}}, vertexPages(t, api, path+"0&pageSize=1"))
-	require.Equal(t, [][]float64{{2}, {3}}, vertexPages(t, api, path+"1&pageSize=1&sortOrder=asc"))
-	require.Equal(t, [][]float64{{4}}, vertexPages(t, api, path+"2"))
-	require.Equal(t, [][]float64{{}}, vertexPages(t, api, path+"9"))
+	require.Equal(t, [][]float64{{1}, {0}}, vertexPages(t, srv, path+"0&pageSize=1"))
+	require.Equal(t, [][]float64{{2}, {3}}, vertexPages(t, srv, path+"1&pageSize=1&sortOrder=asc"))
+	require.Equal(t, [][]float64{{4}}, vertexPages(t, srv, path+"2"))
+	require.Equal(t, [][]float64{{}}, vertexPages(t, srv, path+"9"))
 }
 
 func TestListVerticesWithoutReader(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	for _, path := range []string{
 		"/v1/networks/local/blockchains/x-chain/vertices",
 		"/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=0",
 	} {
 		var body map[string]any
-		requireJSON(t, api.get(t, path), http.StatusOK, &body)
+		requireJSON(t, srv.get(t, path), http.StatusOK, &body)
 		require.Equal(t, []any{}, body["vertices"])
 		require.NotContains(t, body, "nextPageToken")
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"golang.org/x/time/rate"
 )
 
@@ -57,20 +59,20 @@ func apiKeyFrom(r *http.Request) string {
 // notes in the request info how the client was told (a metric label). An
 // unknown key is an error on the data service (401); the metrics service
 // needs no credentials at all, so there an unknown key is ignored.
-func (l *clientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limiter, string, *apiError) {
-	info := requestInfoFrom(r.Context())
+func (l *clientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limiter, string, *api.Error) {
+	info := api.RequestInfoFrom(r.Context())
 	key := apiKeyFrom(r)
 	if limiter, ok := l.byKey[key]; ok && key != "" {
-		info.client = sourceAPIKey
+		info.Client = api.SourceAPIKey
 		return limiter, "this API key", nil
 	}
-	if key != "" && !info.metricsService {
-		return nil, "", newAPIError(http.StatusUnauthorized,
+	if key != "" && !info.MetricsService {
+		return nil, "", api.NewError(http.StatusUnauthorized,
 			"invalid API key: the key in %s/%s is not known to this node; omit the header to use the anonymous rate limit",
 			headerDataAPIKey, headerGlacierAPIKey)
 	}
 	client := l.addressing.clientOf(r)
-	info.client = client.source
+	info.Client = client.source
 	return l.anonymous.limiterFor(client.prefix, now), client.String(), nil
 }
 
@@ -99,14 +101,14 @@ func (l *clientLimiter) middleware(next http.Handler) http.Handler {
 		now := l.now()
 		limiter, client, authErr := l.limiterFor(r, now)
 		if authErr != nil {
-			writeErrorStatus(w, r, authErr.status, authErr.message)
+			api.WriteError(w, r, authErr.Status, authErr.Message)
 			return
 		}
 		retryAfter, ok := l.admit(limiter, now)
 		if !ok {
 			seconds := strconv.Itoa(retryAfter)
 			w.Header().Set("Retry-After", seconds)
-			writeErrorStatus(w, r, http.StatusTooManyRequests,
+			api.WriteError(w, r, http.StatusTooManyRequests,
 				"rate limit exceeded for "+client+"; retry after "+seconds+"s (an API key raises the limit)")
 			return
 		}

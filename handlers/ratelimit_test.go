@@ -11,7 +11,7 @@ import (
 )
 
 func TestAPIKeys(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	tests := []struct {
 		name    string
 		path    string
@@ -31,7 +31,7 @@ func TestAPIKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := api.get(t, tt.path, tt.headers...)
+			rec := srv.get(t, tt.path, tt.headers...)
 			if tt.status == http.StatusUnauthorized {
 				requireDataError(t, rec, http.StatusUnauthorized, "invalid API key")
 				return
@@ -43,42 +43,42 @@ func TestAPIKeys(t *testing.T) {
 
 func TestRateLimitAnonymous(t *testing.T) {
 	cfg := Config{APIKeys: []string{"known-key"}, AnonymousRPS: 0.5, AnonymousBurst: 2, KeyRPS: 1, KeyBurst: 1}
-	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, nil)
-	requireJSON(t, api.get(t, "/metrics/v1/avg_tps/p-chain"), http.StatusOK, nil)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
+	requireJSON(t, srv.get(t, "/metrics/v1/avg_tps/p-chain"), http.StatusOK, nil)
 
-	rec := api.get(t, "/v1/status")
+	rec := srv.get(t, "/v1/status")
 	requireDataError(t, rec, http.StatusTooManyRequests, "rate limit exceeded")
 	require.Equal(t, "2", rec.Header().Get("Retry-After"), "one token at 0.5/s takes 2s")
 
 	// The metrics service shares the anonymous bucket and uses its own body.
-	rec = api.get(t, "/metrics/v1/avg_tps/p-chain")
+	rec = srv.get(t, "/metrics/v1/avg_tps/p-chain")
 	requireMetricsError(t, rec, http.StatusTooManyRequests, "rate limit exceeded")
 	require.Equal(t, "2", rec.Header().Get("Retry-After"))
 
 	// Rejections do not consume tokens: after the advertised wait one more
 	// request goes through.
-	api.clock.Advance(2 * time.Second)
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, nil)
-	requireDataError(t, api.get(t, "/v1/status"), http.StatusTooManyRequests)
+	srv.clock.Advance(2 * time.Second)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
+	requireDataError(t, srv.get(t, "/v1/status"), http.StatusTooManyRequests)
 }
 
 func TestRateLimitPerKey(t *testing.T) {
 	cfg := Config{APIKeys: []string{"key-a", "key-b"}, AnonymousRPS: 1, AnonymousBurst: 1, KeyRPS: 0.25, KeyBurst: 3}
-	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 
 	for range 3 {
-		requireJSON(t, api.get(t, "/v1/status", "x-data-api-key", "key-a"), http.StatusOK, nil)
+		requireJSON(t, srv.get(t, "/v1/status", "x-data-api-key", "key-a"), http.StatusOK, nil)
 	}
-	rec := api.get(t, "/v1/status", "x-glacier-api-key", "key-a")
+	rec := srv.get(t, "/v1/status", "x-glacier-api-key", "key-a")
 	requireDataError(t, rec, http.StatusTooManyRequests)
 	require.Equal(t, "4", rec.Header().Get("Retry-After"))
 
 	// Other clients have their own buckets.
-	requireJSON(t, api.get(t, "/v1/status", "x-data-api-key", "key-b"), http.StatusOK, nil)
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, nil)
-	requireDataError(t, api.get(t, "/v1/status"), http.StatusTooManyRequests)
+	requireJSON(t, srv.get(t, "/v1/status", "x-data-api-key", "key-b"), http.StatusOK, nil)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
+	requireDataError(t, srv.get(t, "/v1/status"), http.StatusTooManyRequests)
 }
 
 func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
@@ -107,86 +107,86 @@ func TestEmptyConfiguredKeyIsIgnored(t *testing.T) {
 
 // getFrom sends GET path as the node would pass on a request from peer
 // (empty: a plain HTTP/1.1 request, whose peer the node does not name).
-func getFrom(t *testing.T, api *testAPI, path, peer string, headers ...string) *httptest.ResponseRecorder {
+func getFrom(t *testing.T, srv *testAPI, path, peer string, headers ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, "http://node"+path, nil)
 	req.RemoteAddr, req.Host = peer, ""
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Add(headers[i], headers[i+1])
 	}
-	return newRecorderFor(api, req)
+	return newRecorderFor(srv, req)
 }
 
 func TestRateLimitPerClientAddress(t *testing.T) {
 	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1}
-	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 
-	requireJSON(t, getFrom(t, api, "/v1/status", "192.0.2.1:4000"), http.StatusOK, nil)
-	rec := getFrom(t, api, "/v1/status", "192.0.2.1:4001") // same host, other port
+	requireJSON(t, getFrom(t, srv, "/v1/status", "192.0.2.1:4000"), http.StatusOK, nil)
+	rec := getFrom(t, srv, "/v1/status", "192.0.2.1:4001") // same host, other port
 	requireDataError(t, rec, http.StatusTooManyRequests, "rate limit exceeded for client 192.0.2.1;", "retry after 2s")
 	require.Equal(t, "2", rec.Header().Get("Retry-After"))
 
-	requireJSON(t, getFrom(t, api, "/v1/status", "192.0.2.2:4000"), http.StatusOK, nil)
+	requireJSON(t, getFrom(t, srv, "/v1/status", "192.0.2.2:4000"), http.StatusOK, nil)
 	// IPv6 hosts are told apart by /64.
-	requireJSON(t, getFrom(t, api, "/v1/status", "[2001:db8:1:2::1]:4000"), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", "[2001:db8:1:2::ffff]:1"), http.StatusTooManyRequests,
+	requireJSON(t, getFrom(t, srv, "/v1/status", "[2001:db8:1:2::1]:4000"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", "[2001:db8:1:2::ffff]:1"), http.StatusTooManyRequests,
 		"client 2001:db8:1:2::/64")
-	requireJSON(t, getFrom(t, api, "/v1/status", "[2001:db8:1:3::1]:4000"), http.StatusOK, nil)
+	requireJSON(t, getFrom(t, srv, "/v1/status", "[2001:db8:1:3::1]:4000"), http.StatusOK, nil)
 	// Requests without an address share one bucket, apart from the others.
-	requireJSON(t, getFrom(t, api, "/v1/status", ""), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", ""), http.StatusTooManyRequests,
+	requireJSON(t, getFrom(t, srv, "/v1/status", ""), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", ""), http.StatusTooManyRequests,
 		"clients whose address the node does not pass on")
 }
 
 func TestRateLimitForwardedFor(t *testing.T) {
 	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
-	api := newTestAPI(t, cfg, newFakeBackend(), nil)
+	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 	const proxy = "10.1.1.1:5000"
 
 	// Behind a trusted proxy, each forwarded client has its own bucket.
-	requireJSON(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.1"),
+	requireJSON(t, getFrom(t, srv, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.1"),
 		http.StatusTooManyRequests, "client 198.51.100.1;")
-	requireJSON(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.2"), http.StatusOK, nil)
+	requireJSON(t, getFrom(t, srv, "/v1/status", proxy, "X-Forwarded-For", "198.51.100.2"), http.StatusOK, nil)
 	// A client cannot pick its bucket by sending its own X-Forwarded-For:
 	// the trusted proxy appends the real address, which is what counts.
-	requireDataError(t, getFrom(t, api, "/v1/status", proxy, "X-Forwarded-For", "203.0.113.9, 198.51.100.1"),
+	requireDataError(t, getFrom(t, srv, "/v1/status", proxy, "X-Forwarded-For", "203.0.113.9, 198.51.100.1"),
 		http.StatusTooManyRequests, "client 198.51.100.1;")
 	// Chains of trusted proxies are followed, also across header lines.
-	requireDataError(t, getFrom(t, api, "/v1/status", proxy,
+	requireDataError(t, getFrom(t, srv, "/v1/status", proxy,
 		"X-Forwarded-For", "198.51.100.2", "X-Forwarded-For", "10.9.9.9"), http.StatusTooManyRequests, "client 198.51.100.2;")
 
 	// From an untrusted peer the header is ignored: the peer is the client.
-	requireJSON(t, getFrom(t, api, "/v1/status", "192.0.2.7:1", "X-Forwarded-For", "198.51.100.3"), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", "192.0.2.7:1", "X-Forwarded-For", "198.51.100.4"),
+	requireJSON(t, getFrom(t, srv, "/v1/status", "192.0.2.7:1", "X-Forwarded-For", "198.51.100.3"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", "192.0.2.7:1", "X-Forwarded-For", "198.51.100.4"),
 		http.StatusTooManyRequests, "client 192.0.2.7;")
 	// So it is from an unknown peer, by default.
-	requireJSON(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.5"), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.6"),
+	requireJSON(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.5"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.6"),
 		http.StatusTooManyRequests, "does not pass on")
 }
 
 func TestRateLimitTrustUnknownPeer(t *testing.T) {
 	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1, TrustUnknownPeer: true}
-	api := newTestAPI(t, cfg, newFakeBackend(), nil)
-	requireJSON(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"),
+	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
+	requireJSON(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"),
 		http.StatusTooManyRequests, "client 198.51.100.1;")
-	requireJSON(t, getFrom(t, api, "/v1/status", "", "X-Forwarded-For", "198.51.100.2"), http.StatusOK, nil)
+	requireJSON(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.2"), http.StatusOK, nil)
 	// Without the header, such requests still share the unknown bucket.
-	requireJSON(t, getFrom(t, api, "/v1/status", ""), http.StatusOK, nil)
-	requireDataError(t, getFrom(t, api, "/v1/status", ""), http.StatusTooManyRequests, "does not pass on")
+	requireJSON(t, getFrom(t, srv, "/v1/status", ""), http.StatusOK, nil)
+	requireDataError(t, getFrom(t, srv, "/v1/status", ""), http.StatusTooManyRequests, "does not pass on")
 }
 
 func TestRateLimitMetricsByClientSource(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	getFrom(t, api, "/v1/status", "")
-	getFrom(t, api, "/v1/status", "192.0.2.1:1")
-	getFrom(t, api, "/v1/status", "127.0.0.1:1", "X-Forwarded-For", "192.0.2.1")
-	getFrom(t, api, "/v1/status", "", "x-data-api-key", "known-key")
-	getFrom(t, api, "/v1/status", "", "x-data-api-key", "unknown-key") // 401: not counted
-	families, err := api.reg.Gather()
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	getFrom(t, srv, "/v1/status", "")
+	getFrom(t, srv, "/v1/status", "192.0.2.1:1")
+	getFrom(t, srv, "/v1/status", "127.0.0.1:1", "X-Forwarded-For", "192.0.2.1")
+	getFrom(t, srv, "/v1/status", "", "x-data-api-key", "known-key")
+	getFrom(t, srv, "/v1/status", "", "x-data-api-key", "unknown-key") // 401: not counted
+	families, err := srv.reg.Gather()
 	require.NoError(t, err)
 	counts := map[string]float64{}
 	var buckets float64

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/follower"
@@ -30,11 +32,11 @@ func replicaPair(t *testing.T, cfgB Config) (a, b *testAPI) {
 }
 
 // tokenHeights decodes the heights a page's token carries.
-func tokenHeights(t *testing.T, api *testAPI, body map[string]any) []StreamHeight {
+func tokenHeights(t *testing.T, srv *testAPI, body map[string]any) []api.StreamHeight {
 	t.Helper()
 	raw, err := base64.RawURLEncoding.DecodeString(body["nextPageToken"].(string))
 	require.NoError(t, err)
-	tok, err := parsePageTokenPayload(raw[:len(raw)-pageTokenMACLen])
+	tok, err := api.ParsePageTokenPayload(raw[:len(raw)-api.PageTokenMACLen])
 	require.NoError(t, err)
 	return tok.Heights
 }
@@ -44,10 +46,10 @@ func TestIndexedHeightHeader(t *testing.T) {
 	backend.setIndexedHeight(netinfo.P, 40)
 	backend.setIndexedHeight(netinfo.X, 7)
 	backend.mu.Lock()
-	backend.statuses = append(backend.statuses, follower.Status{Chain: netinfo.X, ChainName: vertexStream, IndexedHeight: 3})
+	backend.statuses = append(backend.statuses, follower.Status{Chain: netinfo.X, ChainName: api.VertexStream, IndexedHeight: 3})
 	backend.mu.Unlock()
 	backend.vertices = testVertices()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	subnet := testSubnetChainID.String()
 	for path, want := range map[string]string{
@@ -63,14 +65,14 @@ func TestIndexedHeightHeader(t *testing.T) {
 		"/metrics/v1/avg_tps/c-chain":                                                                           "C=15",
 		"/v1/chains/43112/transactions/0x" + "00000000000000000000000000000000000000000000000000000000000000ff": "C=15",
 	} {
-		rec := api.get(t, path)
+		rec := srv.get(t, path)
 		require.Less(t, rec.Code, 500, "%s: %s", path, rec.Body.String())
-		require.Equal(t, want, rec.Header().Get(headerIndexedHeight), "%s (status %d)", path, rec.Code)
+		require.Equal(t, want, rec.Header().Get(api.HeaderIndexedHeight), "%s (status %d)", path, rec.Code)
 	}
 
 	// Replies that read no index carry none.
 	for _, path := range []string{"/v1/status", "/", "/v1/chains", "/v1/nowhere"} {
-		require.Empty(t, api.get(t, path).Header().Values(headerIndexedHeight), path)
+		require.Empty(t, srv.get(t, path).Header().Values(api.HeaderIndexedHeight), path)
 	}
 }
 
@@ -79,19 +81,19 @@ func TestIndexedHeightHeader(t *testing.T) {
 // index has gone since.
 func TestPinnedPagesReflectThePin(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
-	api := newTestAPI(t, testConfig(), backend, nil)
-	first := api.get(t, aliceTxsPath+"?pageSize=2")
-	require.Equal(t, "C=15", first.Header().Get(headerIndexedHeight))
+	srv := newTestAPI(t, testConfig(), backend, nil)
+	first := srv.get(t, aliceTxsPath+"?pageSize=2")
+	require.Equal(t, "C=15", first.Header().Get(api.HeaderIndexedHeight))
 	var body map[string]any
 	requireJSON(t, first, http.StatusOK, &body)
-	require.Equal(t, []StreamHeight{{Stream: "C", Height: 15}}, tokenHeights(t, api, body))
+	require.Equal(t, []api.StreamHeight{{Stream: "C", Height: 15}}, tokenHeights(t, srv, body))
 
 	arrive(backend, 20)
-	second := api.get(t, withToken(aliceTxsPath+"?pageSize=2", body))
-	require.Equal(t, "C=15", second.Header().Get(headerIndexedHeight))
+	second := srv.get(t, withToken(aliceTxsPath+"?pageSize=2", body))
+	require.Equal(t, "C=15", second.Header().Get(api.HeaderIndexedHeight))
 	requireJSON(t, second, http.StatusOK, &body)
 	require.Equal(t, []string{"13", "12"}, txBlocks(t, body))
-	require.Equal(t, []StreamHeight{{Stream: "C", Height: 15}}, tokenHeights(t, api, body))
+	require.Equal(t, []api.StreamHeight{{Stream: "C", Height: 15}}, tokenHeights(t, srv, body))
 }
 
 // TestUnpinnedTokensCarryTheHeightAtTheCut: a listing resumed by position
@@ -100,16 +102,16 @@ func TestPinnedPagesReflectThePin(t *testing.T) {
 func TestUnpinnedTokensCarryTheHeightAtTheCut(t *testing.T) {
 	backend := withFixtures(t, newFakeBackend())
 	backend.setIndexedHeight(netinfo.P, 12) // the status lags the rows
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	path := pTxsPath + "?sortOrder=asc&pageSize=5&addresses=" + bech32Of(t, pBob)
-	rec := api.get(t, path)
+	rec := srv.get(t, path)
 	var body map[string]any
 	requireJSON(t, rec, http.StatusOK, &body)
 	heights := txHeights(t, body)
 	last, err := strconv.ParseUint(heights[len(heights)-1], 10, 64)
 	require.NoError(t, err)
-	require.Equal(t, []StreamHeight{{Stream: "P", Height: last}}, tokenHeights(t, api, body))
-	require.Equal(t, "P="+strconv.FormatUint(last, 10), rec.Header().Get(headerIndexedHeight))
+	require.Equal(t, []api.StreamHeight{{Stream: "P", Height: last}}, tokenHeights(t, srv, body))
+	require.Equal(t, "P="+strconv.FormatUint(last, 10), rec.Header().Get(api.HeaderIndexedHeight))
 }
 
 func TestReplicasShareTokens(t *testing.T) {
@@ -151,8 +153,8 @@ func TestReplicaBehindAnswers503(t *testing.T) {
 	waited := time.Since(began)
 	msg := requireDataError(t, rec, http.StatusServiceUnavailable, "behind the pageToken", "C is indexed to height 15, the token was cut at 20")
 	require.Contains(t, msg, "another replica")
-	require.Equal(t, strconv.Itoa(defaultRetryAfter), rec.Header().Get("Retry-After"), "no rate to estimate from")
-	require.Equal(t, "C=15", rec.Header().Get(headerIndexedHeight), "the 503 says how far this replica is")
+	require.Equal(t, strconv.Itoa(api.DefaultRetryAfter), rec.Header().Get("Retry-After"), "no rate to estimate from")
+	require.Equal(t, "C=15", rec.Header().Get(api.HeaderIndexedHeight), "the 503 says how far this replica is")
 	require.GreaterOrEqual(t, waited, 90*time.Millisecond, "it waited for its follower first")
 	require.Less(t, waited, time.Second)
 
@@ -186,7 +188,7 @@ func TestReplicaBehindWaitsForItsFollower(t *testing.T) {
 	requireJSON(t, rec, http.StatusOK, &body)
 	require.GreaterOrEqual(t, time.Since(began), 90*time.Millisecond)
 	require.Equal(t, []string{"14", "13"}, txBlocks(t, body))
-	require.Equal(t, "C=20", rec.Header().Get(headerIndexedHeight), "the page shows the pinned height")
+	require.Equal(t, "C=20", rec.Header().Get(api.HeaderIndexedHeight), "the page shows the pinned height")
 }
 
 func TestReplicaWaitHonoursCancellation(t *testing.T) {
@@ -205,22 +207,22 @@ func TestReplicaWaitHonoursCancellation(t *testing.T) {
 }
 
 func TestRetryAfterEstimate(t *testing.T) {
-	require.Equal(t, defaultRetryAfter, retryAfterFor(10, streamStatus{}))
-	require.Equal(t, defaultRetryAfter, retryAfterFor(10, streamStatus{blocksPerSecond: 5, paused: true}))
-	require.Equal(t, 2, retryAfterFor(10, streamStatus{blocksPerSecond: 5}))
-	require.Equal(t, minRetryAfter, retryAfterFor(1, streamStatus{blocksPerSecond: 500}))
-	require.Equal(t, maxRetryAfter, retryAfterFor(1_000_000, streamStatus{blocksPerSecond: 1}))
+	require.Equal(t, api.DefaultRetryAfter, api.RetryAfterFor(10, api.StreamStatus{}))
+	require.Equal(t, api.DefaultRetryAfter, api.RetryAfterFor(10, api.StreamStatus{BlocksPerSecond: 5, Paused: true}))
+	require.Equal(t, 2, api.RetryAfterFor(10, api.StreamStatus{BlocksPerSecond: 5}))
+	require.Equal(t, api.MinRetryAfter, api.RetryAfterFor(1, api.StreamStatus{BlocksPerSecond: 500}))
+	require.Equal(t, api.MaxRetryAfter, api.RetryAfterFor(1_000_000, api.StreamStatus{BlocksPerSecond: 1}))
 }
 
 func TestIndexedHeightsFormat(t *testing.T) {
-	require.Equal(t, "C=12", formatIndexedHeights([]StreamHeight{{Stream: "C", Height: 12}}))
-	var v indexedView
-	v.note("X-vertices", 3)
-	v.note("X", 7)
-	v.note("X", 9) // the first record stays
-	require.Equal(t, "X=7, X-vertices=3", formatIndexedHeights(v.heights()))
-	v.atLeast("X", 8)
-	v.pin("X-vertices", 2)
-	v.atLeast("X-vertices", 5) // a pin is exact
-	require.Equal(t, []StreamHeight{{Stream: "X", Height: 8}, {Stream: "X-vertices", Height: 2}}, v.heights())
+	require.Equal(t, "C=12", api.FormatHeights([]api.StreamHeight{{Stream: "C", Height: 12}}))
+	var v api.Heights
+	v.Note("X-vertices", 3)
+	v.Note("X", 7)
+	v.Note("X", 9) // the first record stays
+	require.Equal(t, "X=7, X-vertices=3", api.FormatHeights(v.Sorted()))
+	v.AtLeast("X", 8)
+	v.Pin("X-vertices", 2)
+	v.AtLeast("X-vertices", 5) // a pin is exact
+	require.Equal(t, []api.StreamHeight{{Stream: "X", Height: 8}, {Stream: "X-vertices", Height: 2}}, v.Sorted())
 }

@@ -8,16 +8,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
-	"go.uber.org/zap"
 )
 
 // server holds what the endpoint handlers share. It is built once by New and
 // only read afterwards, but for the caches that guard themselves.
 type server struct {
-	*Core
+	*api.Core
 	cfg     Config
 	backend Backend
 	// openAPI is the OpenAPI document, with the configured version filled in.
@@ -29,16 +30,6 @@ type server struct {
 	// totalStake caches the primary network's total stake (endpoint 11's
 	// stakePercentage); the one member written after New.
 	totalStake totalStakeCache
-}
-
-// route is one entry of the routing table. The same table drives the router,
-// the index at GET / and the route names in metrics, so they cannot drift.
-type route struct {
-	name    string
-	method  string
-	path    string // gorilla/mux template, relative to the base URL
-	summary string
-	handler http.Handler
 }
 
 // New returns the HTTP handler of the avadata API. The VM registers it under
@@ -94,7 +85,7 @@ func newHandler(
 	if err != nil {
 		return nil, err
 	}
-	core := NewCore(backend.Node, log, now, cfg.Version, cfg.RequestTimeout)
+	core := api.NewCore(backend.Node, log, now, cfg.Version, cfg.RequestTimeout)
 	s := &server{Core: core, cfg: cfg, backend: backend, openAPI: openAPI, methods: newMethodTable()}
 
 	routes, err := s.routes(ctrl)
@@ -134,17 +125,17 @@ func checkBackend(b Backend) error {
 }
 
 // routes is the routing table.
-func (s *server) routes(ctrl Controller) ([]route, error) {
+func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	rpcHandler, err := newRPCHandler(s, ctrl)
 	if err != nil {
 		return nil, err
 	}
-	routes := []route{
-		{name: "index", method: http.MethodGet, path: "/", summary: "this index", handler: s.adapt(s.serveIndex)},
-		{name: "openapi", method: http.MethodGet, path: "/openapi.json", summary: "OpenAPI 3.1 document", handler: s.adapt(s.serveOpenAPI)},
-		{name: "status", method: http.MethodGet, path: "/v1/status", summary: "follower progress", handler: s.adapt(s.serveStatus)},
-		{name: "rpc", method: http.MethodPost, path: "/rpc", summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", handler: rpcHandler},
-		{name: routeAvgTPS, method: http.MethodGet, path: metricsPrefix + "/v1/avg_tps/{chainId}", summary: "daily average TPS of the P, X or C chain", handler: s.adapt(s.serveAvgTPS)},
+	routes := []api.Route{
+		{Name: "index", Method: http.MethodGet, Path: "/", Summary: "this index", Handler: s.Adapt(s.serveIndex)},
+		{Name: "openapi", Method: http.MethodGet, Path: "/openapi.json", Summary: "OpenAPI 3.1 document", Handler: s.Adapt(s.serveOpenAPI)},
+		{Name: "status", Method: http.MethodGet, Path: "/v1/status", Summary: "follower progress", Handler: s.Adapt(s.serveStatus)},
+		{Name: "rpc", Method: http.MethodPost, Path: "/rpc", Summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", Handler: rpcHandler},
+		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
 	}
 	// The Data API endpoints of the spec; most are validated stubs for now
 	// (see routes_common.go).
@@ -162,19 +153,19 @@ func (s *server) routes(ctrl Controller) ([]route, error) {
 // Templates are matched whole (gorilla anchors them and a variable never
 // spans a "/"), so literal suffixes such as "transactions:listStaking" and
 // the plain "transactions" never shadow each other.
-func newRouter(routes []route) *mux.Router {
+func newRouter(routes []api.Route) *mux.Router {
 	router := mux.NewRouter().SkipClean(true)
 	for _, rt := range routes {
-		router.Handle(rt.path, rt.handler).Methods(rt.method).Name(rt.name)
+		router.Handle(rt.Path, rt.Handler).Methods(rt.Method).Name(rt.Name)
 	}
 	allowed := newAllowedMethods(routes)
 	router.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeErrorStatus(w, r, http.StatusNotFound, fmt.Sprintf("no route for %s %s; see GET / for the endpoints", r.Method, r.URL.Path))
+		api.WriteError(w, r, http.StatusNotFound, fmt.Sprintf("no route for %s %s; see GET / for the endpoints", r.Method, r.URL.Path))
 	})
 	router.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		methods := allowed.of(r)
 		w.Header().Set("Allow", strings.Join(methods, ", "))
-		writeErrorStatus(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s; allowed: %s",
+		api.WriteError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s; allowed: %s",
 			r.Method, r.URL.Path, strings.Join(methods, ", ")))
 	})
 	return router
@@ -189,19 +180,19 @@ type pathMethods struct {
 	methods []string
 }
 
-func newAllowedMethods(routes []route) allowedMethods {
+func newAllowedMethods(routes []api.Route) allowedMethods {
 	matcher := mux.NewRouter().SkipClean(true)
 	var out allowedMethods
 	index := make(map[string]int)
 	for _, rt := range routes {
-		i, seen := index[rt.path]
+		i, seen := index[rt.Path]
 		if !seen {
 			i = len(out)
-			index[rt.path] = i
-			out = append(out, pathMethods{route: matcher.NewRoute().Path(rt.path)})
+			index[rt.Path] = i
+			out = append(out, pathMethods{route: matcher.NewRoute().Path(rt.Path)})
 		}
-		if !slices.Contains(out[i].methods, rt.method) {
-			out[i].methods = append(out[i].methods, rt.method)
+		if !slices.Contains(out[i].methods, rt.Method) {
+			out[i].methods = append(out[i].methods, rt.Method)
 		}
 	}
 	return out
@@ -230,15 +221,15 @@ func (a allowedMethods) of(r *http.Request) []string {
 // default content type of every reply.
 func prepareRequests(router *mux.Router, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		path := stripChainPrefix(r.URL.Path)
-		info := &requestInfo{metricsService: isMetricsPath(path)}
-		r = r.WithContext(withRequestInfo(r.Context(), info))
+		path := api.StripChainPrefix(r.URL.Path)
+		info := &api.RequestInfo{MetricsService: api.IsMetricsPath(path)}
+		r = r.WithContext(api.WithRequestInfo(r.Context(), info))
 		u := *r.URL
 		u.Path, u.RawPath = path, ""
 		r.URL = &u
-		info.route = routeName(router, r)
+		info.Route = routeName(router, r)
 
-		w.Header().Set("Content-Type", contentTypeJSON)
+		w.Header().Set("Content-Type", api.ContentTypeJSON)
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		next.ServeHTTP(w, r)
 	})
@@ -251,37 +242,7 @@ func routeName(router *mux.Router, r *http.Request) string {
 		return match.Route.GetName()
 	}
 	if errors.Is(match.MatchErr, mux.ErrMethodMismatch) {
-		return routeMethodNotAllowed
+		return api.RouteMethodNotAllowed
 	}
-	return routeNotFound
-}
-
-// apiHandler is an endpoint that returns its failure instead of writing it,
-// so every endpoint reports errors the same way. heights is where it records
-// which heights of the index its reply reflects (indexheights.go).
-type apiHandler func(w http.ResponseWriter, r *http.Request, heights *indexedView) error
-
-// adapt turns an apiHandler into an http.Handler that writes returned errors
-// as spec error bodies. Internal errors are logged, not shown to clients.
-// Every reply says which heights of the index it reflects (X-Indexed-Height,
-// see indexheights.go).
-func (c *Core) adapt(h apiHandler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		heights := &indexedView{}
-		w = &indexedHeightWriter{ResponseWriter: w, view: heights}
-		err := h(w, r, heights)
-		if err == nil {
-			return
-		}
-		setRetryAfter(w, err)
-		apiErr, internal := toAPIError(err, c.requestTimeout)
-		if internal {
-			c.log.Warn("API request failed",
-				zap.String("method", r.Method),
-				zap.String("path", r.URL.Path),
-				zap.Error(err),
-			)
-		}
-		writeErrorStatus(w, r, apiErr.status, apiErr.message)
-	})
+	return api.RouteNotFound
 }

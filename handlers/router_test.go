@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
@@ -31,13 +33,13 @@ func TestStripChainPrefix(t *testing.T) {
 		"/ext/bcx/data/v1/status":                         "/ext/bcx/data/v1/status",
 	}
 	for in, want := range tests {
-		require.Equal(t, want, stripChainPrefix(in), in)
+		require.Equal(t, want, api.StripChainPrefix(in), in)
 	}
 }
 
 func TestPathStrippingServesRoutes(t *testing.T) {
 	backend := newFakeBackend()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	for _, path := range []string{
 		"/ext/bc/2ZcCThBa8xNmhVgB1XtEeXpXM4RWuvgDWkYjc9Py2qqX1CqrJ8/v1/status", // cb58 chain ID
 		"/ext/bc/data/v1/status", // alias
@@ -45,17 +47,17 @@ func TestPathStrippingServesRoutes(t *testing.T) {
 	} {
 		t.Run(path, func(t *testing.T) {
 			var body StatusResponse
-			requireJSON(t, api.get(t, path), http.StatusOK, &body)
+			requireJSON(t, srv.get(t, path), http.StatusOK, &body)
 			require.Equal(t, "local", body.Network.Name)
 		})
 	}
 }
 
 func TestIndex(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	for _, path := range []string{"/ext/bc/data", "/ext/bc/data/", "/"} {
 		var body indexResponse
-		requireJSON(t, api.get(t, path), http.StatusOK, &body)
+		requireJSON(t, srv.get(t, path), http.StatusOK, &body)
 		require.Equal(t, "avadata", body.Name)
 		require.Equal(t, "v-test", body.Version)
 		require.Equal(t, "local", body.Network)
@@ -76,10 +78,10 @@ func TestStatusEndpoint(t *testing.T) {
 		{Chain: netinfo.P, ChainName: "P", IndexedHeight: 10, NodeHeight: 12, Lag: 2, LastApplied: applied, Running: true},
 		{Chain: netinfo.C, ChainName: "C", LastError: "boom"},
 	}
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	var body map[string]any
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, &body)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, &body)
 	require.Equal(t, "v-test", body["version"])
 	require.Equal(t, map[string]any{
 		"name": "local", "networkId": 12345.0, "evmChainId": 43112.0,
@@ -97,12 +99,12 @@ func TestStatusEndpoint(t *testing.T) {
 	require.Equal(t, "boom", chains[1].(map[string]any)["lastError"])
 
 	backend.statuses = nil
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, &body)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, &body)
 	require.Equal(t, []any{}, body["chains"], "an empty list, never null")
 }
 
 func TestUnknownRoutes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	tests := []struct {
 		method, path string
 		status       int
@@ -120,7 +122,7 @@ func TestUnknownRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
-			rec := api.request(t, tt.method, tt.path, "")
+			rec := srv.request(t, tt.method, tt.path, "")
 			if tt.metrics {
 				requireMetricsError(t, rec, tt.status, tt.method)
 			} else {
@@ -131,7 +133,7 @@ func TestUnknownRoutes(t *testing.T) {
 }
 
 func TestOpenAPIDocument(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	var doc struct {
 		OpenAPI string `json:"openapi"`
 		Info    struct {
@@ -142,7 +144,7 @@ func TestOpenAPIDocument(t *testing.T) {
 			Schemas map[string]json.RawMessage `json:"schemas"`
 		} `json:"components"`
 	}
-	requireJSON(t, api.get(t, "/ext/bc/data/openapi.json"), http.StatusOK, &doc)
+	requireJSON(t, srv.get(t, "/ext/bc/data/openapi.json"), http.StatusOK, &doc)
 	require.Equal(t, "3.1.0", doc.OpenAPI)
 	require.Equal(t, "v-test", doc.Info.Version)
 	require.Contains(t, doc.Components.Schemas, "ErrorResponse")
@@ -154,7 +156,7 @@ func TestOpenAPIDocument(t *testing.T) {
 	require.NoError(t, err)
 	var fromRoutes, fromDoc []string
 	for _, rt := range routes {
-		fromRoutes = append(fromRoutes, strings.ToLower(rt.method)+" "+rt.path)
+		fromRoutes = append(fromRoutes, strings.ToLower(rt.Method)+" "+rt.Path)
 	}
 	for path, ops := range doc.Paths {
 		for method := range ops {
@@ -168,7 +170,7 @@ func TestOpenAPIDocument(t *testing.T) {
 
 func TestContentTypeOnEveryReply(t *testing.T) {
 	backend := newFakeBackend()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	for _, tt := range []struct{ method, path, body string }{
 		{http.MethodGet, "/", ""},
 		{http.MethodGet, "/openapi.json", ""},
@@ -180,7 +182,7 @@ func TestContentTypeOnEveryReply(t *testing.T) {
 		{http.MethodPost, "/rpc", `{`},
 		{http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`}, // notification: empty reply
 	} {
-		rec := api.request(t, tt.method, tt.path, tt.body)
+		rec := srv.request(t, tt.method, tt.path, tt.body)
 		require.True(t, strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json"),
 			"%s %s: %q", tt.method, tt.path, rec.Header().Get("Content-Type"))
 	}
@@ -188,24 +190,24 @@ func TestContentTypeOnEveryReply(t *testing.T) {
 
 func TestPanicBecomes500(t *testing.T) {
 	backend := newFakeBackend()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	backend.panicMsg = "statuses exploded"
-	requireDataError(t, api.get(t, "/v1/status"), http.StatusInternalServerError, "internal error")
-	requireMetricsError(t, api.get(t, "/metrics/v1/avg_tps/p-chain"), http.StatusInternalServerError, "internal error")
+	requireDataError(t, srv.get(t, "/v1/status"), http.StatusInternalServerError, "internal error")
+	requireMetricsError(t, srv.get(t, "/metrics/v1/avg_tps/p-chain"), http.StatusInternalServerError, "internal error")
 
 	// The server keeps serving.
 	backend.panicMsg = ""
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, nil)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
 
-	count := requestCount(t, api, "status", "500")
+	count := requestCount(t, srv, "status", "500")
 	require.InDelta(t, 1, count, 0, "recovered panics are counted as 500s")
 }
 
 func TestPanicAfterWriteKeepsResponse(t *testing.T) {
 	rec := &statusRecorder{ResponseWriter: httptest.NewRecorder(), status: http.StatusOK}
 	h := recoverPanics(logging.NoLog{}, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]int{"a": 1})
+		api.WriteJSON(w, http.StatusOK, map[string]int{"a": 1})
 		panic("late")
 	}))
 	require.NotPanics(t, func() { h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil)) })
@@ -220,19 +222,19 @@ func TestAbortHandlerPanicPropagates(t *testing.T) {
 }
 
 func TestRequestMetrics(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	api.get(t, "/v1/status")
-	api.get(t, "/v1/status")
-	api.get(t, "/nope")
-	api.get(t, "/metrics/v1/avg_tps/bad")
-	api.request(t, http.MethodPut, "/v1/status", "")
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv.get(t, "/v1/status")
+	srv.get(t, "/v1/status")
+	srv.get(t, "/nope")
+	srv.get(t, "/metrics/v1/avg_tps/bad")
+	srv.request(t, http.MethodPut, "/v1/status", "")
 
-	require.InDelta(t, 2, requestCount(t, api, "status", "200"), 0)
-	require.InDelta(t, 1, requestCount(t, api, routeNotFound, "404"), 0)
-	require.InDelta(t, 1, requestCount(t, api, routeAvgTPS, "400"), 0)
-	require.InDelta(t, 1, requestCount(t, api, routeMethodNotAllowed, "405"), 0)
+	require.InDelta(t, 2, requestCount(t, srv, "status", "200"), 0)
+	require.InDelta(t, 1, requestCount(t, srv, api.RouteNotFound, "404"), 0)
+	require.InDelta(t, 1, requestCount(t, srv, routeAvgTPS, "400"), 0)
+	require.InDelta(t, 1, requestCount(t, srv, api.RouteMethodNotAllowed, "405"), 0)
 
-	families, err := api.reg.Gather()
+	families, err := srv.reg.Gather()
 	require.NoError(t, err)
 	var names []string
 	for _, f := range families {
@@ -287,9 +289,9 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 // requestCount reads the request counter of route and code (0 if absent).
-func requestCount(t *testing.T, api *testAPI, route, code string) float64 {
+func requestCount(t *testing.T, srv *testAPI, route, code string) float64 {
 	t.Helper()
-	families, err := api.reg.Gather()
+	families, err := srv.reg.Gather()
 	require.NoError(t, err)
 	for _, f := range families {
 		if f.GetName() != "api_requests_total" {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	"github.com/gorilla/mux"
@@ -71,7 +73,7 @@ func invalid(name, path string, fragments ...string) routeCase {
 // muxVars sets the path variables of a request built outside the router.
 func muxVars(r *http.Request, vars map[string]string) *http.Request { return mux.SetURLVars(r, vars) }
 
-func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
+func runRouteCases(t *testing.T, srv *testAPI, cases []routeCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +81,7 @@ func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
 			if method == "" {
 				method = http.MethodGet
 			}
-			rec := api.request(t, method, tc.path, tc.body)
+			rec := srv.request(t, method, tc.path, tc.body)
 			if tc.status == http.StatusOK {
 				var body map[string]any
 				requireJSON(t, rec, http.StatusOK, &body)
@@ -93,7 +95,7 @@ func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
 			}
 			u, err := url.Parse(tc.path)
 			require.NoError(t, err)
-			if isMetricsPath(stripChainPrefix(u.Path)) {
+			if api.IsMetricsPath(api.StripChainPrefix(u.Path)) {
 				requireMetricsError(t, rec, tc.status, fragments...)
 			} else {
 				requireDataError(t, rec, tc.status, fragments...)
@@ -103,8 +105,8 @@ func runRouteCases(t *testing.T, api *testAPI, cases []routeCase) {
 }
 
 func TestNotServedYetMessage(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	rec := api.get(t, "/ext/bc/data/v1/signatureAggregator/local/aggregateSignatures/"+testTxID)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	rec := srv.get(t, "/ext/bc/data/v1/signatureAggregator/local/aggregateSignatures/"+testTxID)
 	msg := requireDataError(t, rec, http.StatusNotFound)
 	require.Equal(t, "GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash} is not served by avadata v-test yet", msg)
 }
@@ -113,7 +115,7 @@ func TestNotServedYetMessage(t *testing.T) {
 // a literal ":suffix" and their plain siblings each match exactly their own
 // paths: each request is answered by the route its template names.
 func TestLiteralSuffixRoutes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	const (
 		pBase = "/v1/networks/local/blockchains/p-chain"
 		xBase = "/v1/networks/local/blockchains/x-chain"
@@ -121,7 +123,7 @@ func TestLiteralSuffixRoutes(t *testing.T) {
 		verts = "/v1/networks/{network}/blockchains/{blockchainId}/vertices"
 		evm   = "/v1/chains/{chainId}/addresses/{address}"
 	)
-	runRouteCases(t, api, []routeCase{
+	runRouteCases(t, srv, []routeCase{
 		ok("transactions", pBase+"/transactions", "transactions"),
 		ok("transactions:listStaking", pBase+"/transactions:listStaking", "transactions"),
 		ok("encoded colon", pBase+"/transactions%3AlistStaking", "transactions"),
@@ -152,7 +154,7 @@ func TestLiteralSuffixRoutes(t *testing.T) {
 }
 
 func TestMethodNotAllowedHasAllowHeader(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	tests := []struct {
 		method, path, allow string
 		metrics             bool
@@ -169,7 +171,7 @@ func TestMethodNotAllowedHasAllowHeader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
-			rec := api.request(t, tt.method, tt.path, "")
+			rec := srv.request(t, tt.method, tt.path, "")
 			if tt.metrics {
 				requireMetricsError(t, rec, http.StatusMethodNotAllowed, tt.method, "allowed: "+tt.allow)
 			} else {
@@ -181,9 +183,9 @@ func TestMethodNotAllowedHasAllowHeader(t *testing.T) {
 }
 
 func TestIndexListsDataRoutes(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	var body indexResponse
-	requireJSON(t, api.get(t, "/"), http.StatusOK, &body)
+	requireJSON(t, srv.get(t, "/"), http.StatusOK, &body)
 	paths := make(map[string]string)
 	for _, e := range body.Endpoints {
 		paths[e.Method+" "+e.Path] = e.Summary
@@ -196,26 +198,26 @@ func TestIndexListsDataRoutes(t *testing.T) {
 
 func TestStubPageTokens(t *testing.T) {
 	backend := newFakeBackend()
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 	// A token issued by another endpoint (avg TPS) is rejected by name.
-	s := newTestServer(backend.readers(), api.clock.Now)
-	tpsPage := page{route: routeAvgTPS, filters: NewFilterHash(routeAvgTPS, "P")}
-	token, err := s.nextPageToken(tpsPage, 1, nil)
+	s := newTestServer(backend.readers(), srv.clock.Now)
+	tpsPage := firstPage(t, s, routeAvgTPS, "P")
+	token, err := s.NextPageToken(tpsPage, 1, nil)
 	require.NoError(t, err)
 	path := "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=1&pageToken="
-	requireDataError(t, api.get(t, path+token), http.StatusBadRequest, "invalid pageToken", "another endpoint")
-	requireDataError(t, api.get(t, path+"garbage"), http.StatusBadRequest, "invalid pageToken")
+	requireDataError(t, srv.get(t, path+token), http.StatusBadRequest, "invalid pageToken", "another endpoint")
+	requireDataError(t, srv.get(t, path+"garbage"), http.StatusBadRequest, "invalid pageToken")
 
 	// A token of the same route and filters passes validation.
 	q := url.Values{}
-	verticesPage := page{route: routeListVerticesByHeight, filters: NewFilterHash(routeListVerticesByHeight, "1", "desc")}
-	token, err = s.nextPageToken(verticesPage, 7, encodeBlockHeight(7))
+	verticesPage := firstPage(t, s, routeListVerticesByHeight, "1", "desc")
+	token, err = s.NextPageToken(verticesPage, 7, encodeBlockHeight(7))
 	require.NoError(t, err)
 	q.Set("pageToken", token)
 	const vertices = "/v1/networks/local/blockchains/x-chain/vertices:listByHeight?vertexHeight=1&"
-	requireJSON(t, api.get(t, vertices+q.Encode()), http.StatusOK, &map[string]any{})
+	requireJSON(t, srv.get(t, vertices+q.Encode()), http.StatusOK, &map[string]any{})
 	// ... but not with other filters.
-	requireDataError(t, api.get(t, vertices+"sortOrder=asc&"+q.Encode()),
+	requireDataError(t, srv.get(t, vertices+"sortOrder=asc&"+q.Encode()),
 		http.StatusBadRequest, "invalid pageToken", "other parameters")
 }
 
@@ -248,51 +250,51 @@ func TestParseTxTypes(t *testing.T) {
 }
 
 func TestParseIDs(t *testing.T) {
-	_, err := parseNodeID("nodeId", testNodeID)
+	_, err := api.ParseNodeID("nodeId", testNodeID)
 	require.NoError(t, err)
 	for _, bad := range []string{"", "NodeID-", "NodeID-abc", "111111111111111111116DBWJs", "nodeid-111111111111111111116DBWJs",
 		"NodeID-" + strings.Repeat("1", 200)} {
-		_, err := parseNodeID("nodeId", bad)
+		_, err := api.ParseNodeID("nodeId", bad)
 		requireBadRequest(t, err, "invalid nodeId", "NodeID-")
 	}
 
 	id := ids.ID{1, 2, 3}
 	for _, good := range []string{id.String(), id.Hex(), "0x" + id.Hex(), strings.ToUpper(id.Hex())} {
-		got, err := parseHexOrCB58ID("signingSubnetId", good)
+		got, err := api.ParseHexOrCB58ID("signingSubnetId", good)
 		require.NoError(t, err, good)
 		require.Equal(t, id, got, good)
 	}
 	for _, bad := range []string{"zz", "0x" + id.Hex()[2:], id.Hex() + "00", "0x" + id.String(), strings.Repeat("2", 500)} {
-		_, err := parseHexOrCB58ID("signingSubnetId", bad)
+		_, err := api.ParseHexOrCB58ID("signingSubnetId", bad)
 		requireBadRequest(t, err, "invalid signingSubnetId", "cb58", "hex")
 	}
 
-	got, err := parseCB58ID("txHash", testTxID)
+	got, err := api.ParseCB58ID("txHash", testTxID)
 	require.NoError(t, err)
 	require.Equal(t, ids.ID{'t', 'x'}, got)
 	for _, bad := range []string{"abc", id.Hex(), strings.Repeat("3", 5000)} {
-		_, err := parseCB58ID("txHash", bad)
+		_, err := api.ParseCB58ID("txHash", bad)
 		requireBadRequest(t, err, "invalid txHash", "cb58")
 	}
 }
 
 func TestParseEnumAndRequiredUint(t *testing.T) {
-	got, err := parseEnum(query(t, "validationStatus=Active"), "validationStatus", validationStatuses())
+	got, err := api.ParseEnum(query(t, "validationStatus=Active"), "validationStatus", validationStatuses())
 	require.NoError(t, err)
 	require.Equal(t, "active", got)
-	got, err = parseEnum(query(t, ""), "validationStatus", validationStatuses())
+	got, err = api.ParseEnum(query(t, ""), "validationStatus", validationStatuses())
 	require.NoError(t, err)
 	require.Empty(t, got)
-	_, err = parseEnum(query(t, "delegationStatus=removed"), "delegationStatus", delegationStatuses())
+	_, err = api.ParseEnum(query(t, "delegationStatus=removed"), "delegationStatus", delegationStatuses())
 	requireBadRequest(t, err, "invalid delegationStatus 'removed'", "'completed', 'active', 'pending'")
 
-	n, err := parseRequiredUint(query(t, "vertexHeight=18446744073709551615"), "vertexHeight")
+	n, err := api.ParseRequiredUint(query(t, "vertexHeight=18446744073709551615"), "vertexHeight")
 	require.NoError(t, err)
 	require.Equal(t, uint64(18446744073709551615), n)
-	_, err = parseRequiredUint(query(t, ""), "vertexHeight")
+	_, err = api.ParseRequiredUint(query(t, ""), "vertexHeight")
 	requireBadRequest(t, err, "vertexHeight is required")
 	for _, bad := range []string{"-1", "1.5", "x", "18446744073709551616"} {
-		_, err = parseRequiredUint(query(t, "vertexHeight="+bad), "vertexHeight")
+		_, err = api.ParseRequiredUint(query(t, "vertexHeight="+bad), "vertexHeight")
 		requireBadRequest(t, err, "invalid vertexHeight", ">= 0")
 	}
 }

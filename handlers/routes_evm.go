@@ -2,8 +2,9 @@ package handlers
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
+
+	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/ava-labs/libevm/common"
 
@@ -34,36 +35,36 @@ const (
 	routeGetNativeBalance    = "getNativeBalance"
 )
 
-func (s *server) evmRoutes() []route {
-	return []route{
-		{name: routeListChains, method: http.MethodGet, path: "/v1/chains",
-			summary: "EVM chains this node follows", handler: s.adapt(s.serveListChains)},
-		{name: routeGetChain, method: http.MethodGet, path: "/v1/chains/{chainId}",
-			summary: "one EVM chain", handler: s.adapt(s.serveGetChain)},
-		{name: routeListEVMAddressTxs, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/addresses/{address}/transactions",
-			summary: "transactions of an EVM address", handler: s.adapt(s.serveListEVMAddressTxs)},
-		{name: routeGetTransaction, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/transactions/{txHash}",
-			summary: "one EVM transaction", handler: s.adapt(s.serveGetTransaction)},
-		{name: routeGetDeployment, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment",
-			summary: "deployment transaction of a contract", handler: s.adapt(s.serveGetDeployment)},
-		{name: routeListTokenTransfers, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/tokens/{address}/transfers",
-			summary: "ERC transfers of a token contract", handler: s.adapt(s.serveListTokenTransfers)},
-		{name: routeGetNativeBalance, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/addresses/{address}/balances:getNative",
-			summary: "native balance of an EVM address", handler: s.adapt(s.serveGetNativeBalance)},
-		{name: routeListErc721Balances, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/addresses/{address}/balances:listErc721",
-			summary: "ERC-721 balances of an address", handler: s.adapt(s.serveListErc721Balances)},
-		{name: routeGetContractMetadata, method: http.MethodGet,
-			path:    "/v1/chains/{chainId}/addresses/{address}",
-			summary: "contract metadata", handler: s.adapt(s.serveGetContractMetadata)},
-		{name: routeListNFTHolders, method: http.MethodGet,
-			path:    metricsPrefix + "/v2/chains/{chainId}/contracts/{address}/nfts:listHolders",
-			summary: "holders of an NFT contract (metrics service)", handler: s.adapt(s.serveListNFTHolders)},
+func (s *server) evmRoutes() []api.Route {
+	return []api.Route{
+		{Name: routeListChains, Method: http.MethodGet, Path: "/v1/chains",
+			Summary: "EVM chains this node follows", Handler: s.Adapt(s.serveListChains)},
+		{Name: routeGetChain, Method: http.MethodGet, Path: "/v1/chains/{chainId}",
+			Summary: "one EVM chain", Handler: s.Adapt(s.serveGetChain)},
+		{Name: routeListEVMAddressTxs, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions",
+			Summary: "transactions of an EVM address", Handler: s.Adapt(s.serveListEVMAddressTxs)},
+		{Name: routeGetTransaction, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/transactions/{txHash}",
+			Summary: "one EVM transaction", Handler: s.Adapt(s.serveGetTransaction)},
+		{Name: routeGetDeployment, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment",
+			Summary: "deployment transaction of a contract", Handler: s.Adapt(s.serveGetDeployment)},
+		{Name: routeListTokenTransfers, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/tokens/{address}/transfers",
+			Summary: "ERC transfers of a token contract", Handler: s.Adapt(s.serveListTokenTransfers)},
+		{Name: routeGetNativeBalance, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:getNative",
+			Summary: "native balance of an EVM address", Handler: s.Adapt(s.serveGetNativeBalance)},
+		{Name: routeListErc721Balances, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:listErc721",
+			Summary: "ERC-721 balances of an address", Handler: s.Adapt(s.serveListErc721Balances)},
+		{Name: routeGetContractMetadata, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}",
+			Summary: "contract metadata", Handler: s.Adapt(s.serveGetContractMetadata)},
+		{Name: routeListNFTHolders, Method: http.MethodGet,
+			Path:    api.MetricsPrefix + "/v2/chains/{chainId}/contracts/{address}/nfts:listHolders",
+			Summary: "holders of an NFT contract (metrics service)", Handler: s.Adapt(s.serveListNFTHolders)},
 	}
 }
 
@@ -75,13 +76,13 @@ type evmTarget struct {
 
 // resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
 // request reads that chain's index.
-func (s *server) resolveEVMPath(r *http.Request, heights *indexedView) (evmTarget, error) {
-	chain, err := resolveEVMChain(pathVar(r, paramChainID), s.Network())
+func (s *server) resolveEVMPath(r *http.Request, heights *api.Heights) (evmTarget, error) {
+	chain, err := api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network())
 	if err != nil {
 		return evmTarget{}, err
 	}
-	s.readsStream(heights, evmChainStream(chain))
-	address, err := parseEVMAddress(paramAddress, pathVar(r, paramAddress))
+	s.ReadsStream(heights, api.EVMChainStream(chain))
+	address, err := api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress))
 	return evmTarget{Chain: chain, Address: address}, err
 }
 
@@ -89,34 +90,13 @@ func (s *server) resolveEVMPath(r *http.Request, heights *indexedView) (evmTarge
 // filter hash: the chain's stream name (the same on every replica, unlike
 // its store number) and the address.
 func (t evmTarget) filterValues() []string {
-	return []string{evmChainStream(t.Chain), strings.ToLower(t.Address.Hex())}
-}
-
-// parseEVMAddress checks a 0x-prefixed 20-byte hex address, any case.
-func parseEVMAddress(param, s string) (common.Address, error) {
-	if err := validateEVMAddress(s); err != nil {
-		return common.Address{}, badRequest("invalid %s '%s': %v", param, truncate(s), err)
-	}
-	return common.HexToAddress(s), nil
-}
-
-// parseOptionalEVMAddress reads an optional address query parameter.
-func parseOptionalEVMAddress(q url.Values, param string) (*common.Address, error) {
-	raw := q.Get(param)
-	if raw == "" {
-		return nil, nil
-	}
-	addr, err := parseEVMAddress(param, raw)
-	if err != nil {
-		return nil, err
-	}
-	return &addr, nil
+	return []string{api.EVMChainStream(t.Chain), strings.ToLower(t.Address.Hex())}
 }
 
 // evmBlocks turns the startBlock/endBlock filter into the reader's range.
 // empty reports a range that selects nothing (endBlock=0: endBlock is
 // exclusive), which the reader's "To 0 means no bound" cannot express.
-func evmBlocks(br blockRange) (r evmdata.BlockRange, empty bool) {
+func evmBlocks(br api.BlockRange) (r evmdata.BlockRange, empty bool) {
 	if br.End.Set && br.End.Value == 0 {
 		return evmdata.BlockRange{}, true
 	}

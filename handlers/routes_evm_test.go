@@ -35,7 +35,7 @@ func evmPathCases(kind, addr, suffix string, want routeCase) []routeCase {
 }
 
 func TestListEVMAddressTxsRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	cases := evmPathCases("addresses", testEVMAddr, "/transactions", ok("", "", "transactions"))
 	p := "/v1/chains/43112/addresses/" + testEVMAddr + "/transactions"
 	cases = append(cases,
@@ -51,22 +51,22 @@ func TestListEVMAddressTxsRoute(t *testing.T) {
 		invalid("pageToken", p+"?pageToken=abc", "invalid pageToken"),
 		invalid("path before query", "/v1/chains/43112/addresses/0x1/transactions?pageSize=0", "invalid address"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestGetDeploymentRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	cases := evmPathCases("contracts", wavax.Hex(), "/transactions:getDeployment", ok("", "", "nativeTransaction"))
 	p := "/v1/chains/43112/contracts/" + wavax.Hex() + "/transactions:getDeployment"
 	cases = append(cases,
 		ok("currency", p+"?currency=EUR", "nativeTransaction"),
 		invalid("bad currency", p+"?currency=btc", "currency", "'usd'"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListTokenTransfersRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	cases := evmPathCases("tokens", wavax.Hex(), "/transfers", ok("", "", "transfers"))
 	p := "/v1/chains/43112/tokens/" + wavax.Hex() + "/transfers"
 	cases = append(cases,
@@ -76,11 +76,11 @@ func TestListTokenTransfersRoute(t *testing.T) {
 		invalid("reversed blocks", p+"?startBlock=9&endBlock=2", "startBlock", "endBlock"),
 		invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListErc721BalancesRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	cases := evmPathCases("addresses", testEVMAddr, "/balances:listErc721", ok("", "", "erc721TokenBalances"))
 	p := "/v1/chains/43112/addresses/" + testEVMAddr + "/balances:listErc721"
 	cases = append(cases,
@@ -91,11 +91,11 @@ func TestListErc721BalancesRoute(t *testing.T) {
 		invalid("bad contract", p+"?contractAddress=0xabc", "invalid contractAddress '0xabc'", "40 hex digits"),
 		invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestGetNativeBalanceRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	cases := evmPathCases("addresses", testEVMAddr, "/balances:getNative", ok("", "", "nativeTokenBalance"))
 	p := "/v1/chains/43112/addresses/" + testEVMAddr + "/balances:getNative"
 	cases = append(cases,
@@ -103,19 +103,19 @@ func TestGetNativeBalanceRoute(t *testing.T) {
 		invalid("bad currency", p+"?currency=xyz", "currency"),
 		invalid("blockNumber", p+"?blockNumber=5", "blockNumber is not supported", "current"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestGetContractMetadataRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	runRouteCases(t, api, evmPathCases("addresses", wavax.Hex(), "", ok("", "", "ercType")))
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	runRouteCases(t, srv, evmPathCases("addresses", wavax.Hex(), "", ok("", "", "ercType")))
 }
 
 func TestGetTransactionRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	hash := txHashN(3).Hex()
 	p := func(chain, hash string) string { return "/v1/chains/" + chain + "/transactions/" + hash }
-	runRouteCases(t, api, []routeCase{
+	runRouteCases(t, srv, []routeCase{
 		ok("by evm chain id", p("43112", hash), "nativeTransaction"),
 		ok("by alias, upper-case hash", p("c-chain", "0X"+strings.ToUpper(hash[2:])), "nativeTransaction"),
 		failing("unknown hash", p("43112", txHashN(99).Hex()), http.StatusNotFound, "is not in the index of chain 43112"),
@@ -129,12 +129,12 @@ func TestGetTransactionRoute(t *testing.T) {
 }
 
 func TestListNFTHoldersRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	p := func(chain, addr, query string) string {
 		return "/metrics/v2/chains/" + chain + "/contracts/" + addr + "/nfts:listHolders" + query
 	}
 	nft := kitties.Hex()
-	runRouteCases(t, api, []routeCase{
+	runRouteCases(t, srv, []routeCase{
 		ok("evm chain id", p("43112", nft, ""), "addresses"),
 		ok("under the node prefix", "/ext/bc/data"+p("43112", nft, ""), "addresses"),
 		ok("pageSize 5000", p("43112", nft, "?pageSize=5000"), "addresses"),

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
@@ -41,24 +43,24 @@ const (
 func allPrimaryChains() []netinfo.Chain { return []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C} }
 func xChainOnly() []netinfo.Chain       { return []netinfo.Chain{netinfo.X} }
 
-func (s *server) primaryRoutes() []route {
+func (s *server) primaryRoutes() []api.Route {
 	const base = "/v1/networks/{network}/blockchains/{blockchainId}"
-	return []route{
-		{name: routeListPrimaryTxs, method: http.MethodGet, path: base + "/transactions",
-			summary: "latest transactions of the P, X or C chain",
-			handler: s.adapt(s.serveListPrimaryTxs)},
-		{name: routeGetPrimaryBalances, method: http.MethodGet, path: base + "/balances",
-			summary: "balances of addresses on the P, X or C chain",
-			handler: s.adapt(s.serveGetPrimaryBalances)},
-		{name: routeListVerticesByHeight, method: http.MethodGet, path: base + "/vertices:listByHeight",
-			summary: "X-chain vertices at a DAG height",
-			handler: s.adapt(s.serveListVerticesByHeight)},
-		{name: routeListBlocksByNode, method: http.MethodGet, path: base + "/nodes/{nodeId}/blocks",
-			summary: "blocks proposed by a node",
-			handler: s.adapt(s.serveListBlocksByNode)},
-		{name: routeListLatestVertices, method: http.MethodGet, path: base + "/vertices",
-			summary: "latest X-chain vertices",
-			handler: s.adapt(s.serveListLatestVertices)},
+	return []api.Route{
+		{Name: routeListPrimaryTxs, Method: http.MethodGet, Path: base + "/transactions",
+			Summary: "latest transactions of the P, X or C chain",
+			Handler: s.Adapt(s.serveListPrimaryTxs)},
+		{Name: routeGetPrimaryBalances, Method: http.MethodGet, Path: base + "/balances",
+			Summary: "balances of addresses on the P, X or C chain",
+			Handler: s.Adapt(s.serveGetPrimaryBalances)},
+		{Name: routeListVerticesByHeight, Method: http.MethodGet, Path: base + "/vertices:listByHeight",
+			Summary: "X-chain vertices at a DAG height",
+			Handler: s.Adapt(s.serveListVerticesByHeight)},
+		{Name: routeListBlocksByNode, Method: http.MethodGet, Path: base + "/nodes/{nodeId}/blocks",
+			Summary: "blocks proposed by a node",
+			Handler: s.Adapt(s.serveListBlocksByNode)},
+		{Name: routeListLatestVertices, Method: http.MethodGet, Path: base + "/vertices",
+			Summary: "latest X-chain vertices",
+			Handler: s.Adapt(s.serveListLatestVertices)},
 	}
 }
 
@@ -70,9 +72,9 @@ func (s *server) primaryRoutes() []route {
 func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, []ids.ShortID, error) {
 	hrp := s.Network().HRP()
 	decoded := make(map[string]ids.ShortID)
-	items, err := parseList(q, name, maxListEntries, func(item string) error {
+	items, err := api.ParseList(q, name, api.MaxListEntries, func(item string) error {
 		if !strings.HasPrefix(item, "0x") && !strings.HasPrefix(item, "0X") {
-			b, err := parsePrimaryAddress(item, hrp)
+			b, err := api.ParsePrimaryAddress(item, hrp)
 			if err != nil {
 				return err
 			}
@@ -82,7 +84,7 @@ func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool)
 		if !allowEVM {
 			return errors.New("is an EVM address; only C-chain atomic lookups accept those, here give X/P-chain addresses")
 		}
-		if err := validateEVMAddress(item); err != nil {
+		if err := api.ValidateEVMAddress(item); err != nil {
 			return err
 		}
 		decoded[item] = ids.ShortID(common.HexToAddress(item))
@@ -110,26 +112,26 @@ type listPrimaryTxsRequest struct {
 	L1ValidationID    ids.ID
 	HasL1ValidationID bool
 	TxTypes           []string // canonical PrimaryNetworkTxType names
-	Time              timestampRange
-	Page              page
+	Time              api.TimestampRange
+	Page              api.Page
 }
 
-func (s *server) parseListPrimaryTxsRequest(r *http.Request, heights *indexedView) (listPrimaryTxsRequest, error) {
+func (s *server) parseListPrimaryTxsRequest(r *http.Request, heights *api.Heights) (listPrimaryTxsRequest, error) {
 	var req listPrimaryTxsRequest
 	var err error
-	if req.Chain, err = s.resolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, req.Chain == netinfo.C); err != nil {
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, req.Chain == netinfo.C); err != nil {
 		return req, err
 	}
 	if raw := q.Get(paramL1ValidationID); raw != "" {
 		if req.Chain != netinfo.P {
-			return req, badRequest("%s is only supported on the P-chain; this request is for the %s",
+			return req, api.BadRequest("%s is only supported on the P-chain; this request is for the %s",
 				paramL1ValidationID, req.Chain.DataAPIAlias())
 		}
-		if req.L1ValidationID, err = parseHexOrCB58ID(paramL1ValidationID, raw); err != nil {
+		if req.L1ValidationID, err = api.ParseHexOrCB58ID(paramL1ValidationID, raw); err != nil {
 			return req, err
 		}
 		req.HasL1ValidationID = true
@@ -137,7 +139,7 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request, heights *indexedVie
 	if req.TxTypes, err = parseTxTypes(q); err != nil {
 		return req, err
 	}
-	if req.Time, err = parseTimestampRange(q); err != nil {
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
 		return req, err
 	}
 	// Spec rule: txTypes and timestamps filter an address listing (or, on
@@ -146,23 +148,23 @@ func (s *server) parseListPrimaryTxsRequest(r *http.Request, heights *indexedVie
 		var name string
 		switch {
 		case len(req.TxTypes) > 0:
-			name = paramTxTypes
+			name = api.ParamTxTypes
 		case req.Time.Start.Set:
-			name = paramStartTimestamp
+			name = api.ParamStartTimestamp
 		case req.Time.End.Set:
-			name = paramEndTimestamp
+			name = api.ParamEndTimestamp
 		}
 		if name != "" {
-			return req, badRequest("%s needs an address filter: filtering by txTypes or timestamps is only supported "+
-				"together with %s (or, on the P-chain, %s)", name, paramAddresses, paramL1ValidationID)
+			return req, api.BadRequest("%s needs an address filter: filtering by txTypes or timestamps is only supported "+
+				"together with %s (or, on the P-chain, %s)", name, api.ParamAddresses, paramL1ValidationID)
 		}
 	}
 	validation := ""
 	if req.HasL1ValidationID {
 		validation = req.L1ValidationID.String()
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
-		validation, strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListPrimaryTxs, true), req.Chain.String(), strings.Join(req.Addresses, ","),
+		validation, strings.Join(req.TxTypes, ","), api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
 	return req, err
 }
 
@@ -175,20 +177,20 @@ type getPrimaryBalancesRequest struct {
 	AddressIDs []ids.ShortID
 	// BlockTimestamp is the time (Unix seconds) to compute balances at;
 	// unset means now.
-	BlockTimestamp bound[int64]
+	BlockTimestamp api.Bound[int64]
 }
 
-func (s *server) parseGetPrimaryBalancesRequest(r *http.Request, heights *indexedView) (getPrimaryBalancesRequest, error) {
+func (s *server) parseGetPrimaryBalancesRequest(r *http.Request, heights *api.Heights) (getPrimaryBalancesRequest, error) {
 	var req getPrimaryBalancesRequest
 	var err error
-	if req.Chain, err = s.resolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.BlockTimestamp, err = parseTimestamp(q, paramBlockTimestamp); err != nil {
+	if req.BlockTimestamp, err = api.ParseTimestamp(q, paramBlockTimestamp); err != nil {
 		return req, err
 	}
-	req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, req.Chain == netinfo.C)
+	req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, req.Chain == netinfo.C)
 	return req, err
 }
 
@@ -197,21 +199,21 @@ func (s *server) parseGetPrimaryBalancesRequest(r *http.Request, heights *indexe
 // (X-chain only).
 type listVerticesByHeightRequest struct {
 	VertexHeight uint64
-	Page         page
+	Page         api.Page
 }
 
-func (s *server) parseListVerticesByHeightRequest(r *http.Request, heights *indexedView) (listVerticesByHeightRequest, error) {
+func (s *server) parseListVerticesByHeightRequest(r *http.Request, heights *api.Heights) (listVerticesByHeightRequest, error) {
 	var req listVerticesByHeightRequest
 	var err error
-	if _, err = s.resolvePrimaryChain(r, xChainOnly()); err != nil {
+	if _, err = s.ResolvePrimaryChain(r, xChainOnly()); err != nil {
 		return req, err
 	}
-	s.readsStream(heights, vertexStream)
+	s.ReadsStream(heights, api.VertexStream)
 	q := r.URL.Query()
-	if req.VertexHeight, err = parseRequiredUint(q, paramVertexHeight); err != nil {
+	if req.VertexHeight, err = api.ParseRequiredUint(q, paramVertexHeight); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListVerticesByHeight, true), strconv.FormatUint(req.VertexHeight, 10))
 	return req, err
 }
 
@@ -220,25 +222,25 @@ func (s *server) parseListVerticesByHeightRequest(r *http.Request, heights *inde
 type listBlocksByNodeRequest struct {
 	Chain  netinfo.Chain
 	NodeID ids.NodeID
-	Time   timestampRange
-	Page   page
+	Time   api.TimestampRange
+	Page   api.Page
 }
 
-func (s *server) parseListBlocksByNodeRequest(r *http.Request, heights *indexedView) (listBlocksByNodeRequest, error) {
+func (s *server) parseListBlocksByNodeRequest(r *http.Request, heights *api.Heights) (listBlocksByNodeRequest, error) {
 	var req listBlocksByNodeRequest
 	var err error
-	if req.Chain, err = s.resolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
-	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
+	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Time, err = parseTimestampRange(q); err != nil {
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
-		formatBound(req.Time.Start), formatBound(req.Time.End))
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListBlocksByNode, false), req.Chain.String(), req.NodeID.String(),
+		api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
 	return req, err
 }
 
@@ -246,16 +248,16 @@ func (s *server) parseListBlocksByNodeRequest(r *http.Request, heights *indexedV
 // GET /v1/networks/{network}/blockchains/{blockchainId}/vertices (X-chain
 // only).
 type listLatestVerticesRequest struct {
-	Page page
+	Page api.Page
 }
 
-func (s *server) parseListLatestVerticesRequest(r *http.Request, heights *indexedView) (listLatestVerticesRequest, error) {
+func (s *server) parseListLatestVerticesRequest(r *http.Request, heights *api.Heights) (listLatestVerticesRequest, error) {
 	var req listLatestVerticesRequest
 	var err error
-	if _, err = s.resolvePrimaryChain(r, xChainOnly()); err != nil {
+	if _, err = s.ResolvePrimaryChain(r, xChainOnly()); err != nil {
 		return req, err
 	}
-	s.readsStream(heights, vertexStream)
-	req.Page, err = s.parsePage(r.Context(), heights, r.URL.Query(), dataPaging(routeListLatestVertices, false))
+	s.ReadsStream(heights, api.VertexStream)
+	req.Page, err = s.ParsePage(r.Context(), heights, r.URL.Query(), api.DataPaging(routeListLatestVertices, false))
 	return req, err
 }

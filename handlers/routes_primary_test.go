@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
@@ -77,7 +79,7 @@ func blockchainCasesFor(p func(network, chain string) string, valid accepted, al
 }
 
 func TestListPrimaryTxsRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/transactions" }
 	cases := blockchainCasesFor(path, servedBy("transactions"), allPrimaryChains())
 
@@ -97,8 +99,8 @@ func TestListPrimaryTxsRoute(t *testing.T) {
 		invalid("other network's address", p+"?addresses="+fujiAddr, "invalid addresses", `"fuji"`, `"local"`),
 		invalid("not an address", p+"?addresses=hello", "invalid addresses", "bech32"),
 		invalid("bad chain prefix", p+"?addresses=Z-"+addr, "invalid addresses", "chain prefix"),
-		invalid("too many addresses", p+"?addresses="+manyAddresses(t, maxListEntries+1), "addresses", "more than 64"),
-		ok("at the address limit", p+"?addresses="+manyAddresses(t, maxListEntries), "transactions"),
+		invalid("too many addresses", p+"?addresses="+manyAddresses(t, api.MaxListEntries+1), "addresses", "more than 64"),
+		ok("at the address limit", p+"?addresses="+manyAddresses(t, api.MaxListEntries), "transactions"),
 		invalid("l1ValidationId off the P-chain", x+"?l1ValidationId="+validation.String(), "l1ValidationId", "only supported on the P-chain", "x-chain"),
 		invalid("bad l1ValidationId", p+"?l1ValidationId=abc", "invalid l1ValidationId 'abc'"),
 		invalid("bad txTypes", p+"?addresses="+addr+"&txTypes=Nope", "invalid txTypes 'Nope'", "'AddValidatorTx'"),
@@ -112,7 +114,7 @@ func TestListPrimaryTxsRoute(t *testing.T) {
 		invalid("endTimestamp without addresses", c+"?endTimestamp=1", "endTimestamp needs an address filter"),
 		invalid("pageToken", p+"?pageToken=zzz", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func manyAddresses(t *testing.T, n int) string {
@@ -125,7 +127,7 @@ func manyAddresses(t *testing.T, n int) string {
 }
 
 func TestGetPrimaryBalancesRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/balances" }
 	cases := blockchainCasesFor(path, servedBy("balances"), allPrimaryChains())
 	addr := bech32Addr(t, "local", 3)
@@ -139,11 +141,11 @@ func TestGetPrimaryBalancesRoute(t *testing.T) {
 		invalid("float blockTimestamp", p+"?blockTimestamp=1.5", "blockTimestamp"),
 		invalid("bad address", p+"?addresses=P-local1nope", "invalid addresses"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListVerticesByHeightRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	path := func(n, c string) string {
 		return "/v1/networks/" + n + "/blockchains/" + c + "/vertices:listByHeight?vertexHeight=1"
 	}
@@ -160,11 +162,11 @@ func TestListVerticesByHeightRoute(t *testing.T) {
 		invalid("pageToken", x+"?vertexHeight=1&pageToken=x", "invalid pageToken"),
 		invalid("chain before vertexHeight", "/v1/networks/local/blockchains/p-chain/vertices:listByHeight", "blockchainId"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListBlocksByNodeRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	path := func(n, c string) string {
 		return "/v1/networks/" + n + "/blockchains/" + c + "/nodes/" + testNodeID + "/blocks"
 	}
@@ -182,11 +184,11 @@ func TestListBlocksByNodeRoute(t *testing.T) {
 		invalid("pageSize", node(testNodeID)+"?pageSize=-1", "pageSize"),
 		invalid("pageToken", node(testNodeID)+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListLatestVerticesRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	path := func(n, c string) string { return "/v1/networks/" + n + "/blockchains/" + c + "/vertices" }
 	cases := blockchainCasesFor(path, servedBy("vertices"), xChainOnly())
 	x := path("local", "x-chain")
@@ -195,7 +197,7 @@ func TestListLatestVerticesRoute(t *testing.T) {
 		invalid("pageSize", x+"?pageSize=101", "pageSize", "between 1 and 100"),
 		invalid("pageToken", x+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestParseListPrimaryTxsRequest(t *testing.T) {
@@ -204,13 +206,13 @@ func TestParseListPrimaryTxsRequest(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "http://node/?addresses="+addr+"&txTypes=basetx", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local", "blockchainId": "x-chain"})
-	got, err := s.parseListPrimaryTxsRequest(req, &indexedView{})
+	got, err := s.parseListPrimaryTxsRequest(req, &api.Heights{})
 	require.NoError(t, err)
 	require.Equal(t, netinfo.X, got.Chain)
 	require.Equal(t, []string{addr}, got.Addresses)
 	require.Equal(t, []ids.ShortID{shortAddr(1)}, got.AddressIDs)
 	require.Equal(t, []string{"BaseTx"}, got.TxTypes)
 	require.Equal(t, 10, got.Page.Size)
-	require.Equal(t, sortDesc, got.Page.Order)
+	require.Equal(t, api.SortDesc, got.Page.Order)
 	require.True(t, got.Page.First)
 }

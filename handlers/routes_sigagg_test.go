@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
@@ -28,11 +30,11 @@ func post(name, body string, status int, fragments ...string) routeCase {
 }
 
 func TestAggregateSignaturesRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	subnet := ids.ID{9, 9}
 	bad := http.StatusBadRequest
 	ok := http.StatusNotFound // valid input: not served yet
-	runRouteCases(t, api, []routeCase{
+	runRouteCases(t, srv, []routeCase{
 		post("message only", `{"message":"0x00aabb"}`, ok),
 		post("justification only", `{"justification":"0001abcdabcfff"}`, ok),
 		post("upper-case hex and 0X", `{"message":"0XAABB","justification":"CC"}`, ok),
@@ -91,27 +93,27 @@ func TestAggregateSignaturesRoute(t *testing.T) {
 }
 
 func TestAggregateSignaturesBodyLimit(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	// Just over 1 MiB of valid JSON.
 	big := `{"message":"` + strings.Repeat("ab", maxSigAggBodyBytes/2) + `"}`
-	requireDataError(t, api.request(t, http.MethodPost, aggregatePath, big), http.StatusRequestEntityTooLarge, "too large", "1048576")
+	requireDataError(t, srv.request(t, http.MethodPost, aggregatePath, big), http.StatusRequestEntityTooLarge, "too large", "1048576")
 
 	// Without a Content-Length the limit holds while reading.
 	req := httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(big))
 	req.ContentLength = -1
-	requireDataError(t, newRecorderFor(api, req), http.StatusRequestEntityTooLarge, "too large")
+	requireDataError(t, newRecorderFor(srv, req), http.StatusRequestEntityTooLarge, "too large")
 
 	// A body just at the limit is read.
 	atLimit := `{"message":"` + strings.Repeat("ab", (maxSigAggBodyBytes-len(`{"message":""}`))/2) + `"}`
 	require.LessOrEqual(t, len(atLimit), maxSigAggBodyBytes)
-	requireDataError(t, api.request(t, http.MethodPost, aggregatePath, atLimit), http.StatusNotFound, "not served")
+	requireDataError(t, srv.request(t, http.MethodPost, aggregatePath, atLimit), http.StatusNotFound, "not served")
 }
 
 func TestParseAggregateSignaturesDefaults(t *testing.T) {
 	s := newTestServer(newFakeBackend().readers(), nil)
 	req := httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(`{"message":"0xAAbb"}`))
 	req = muxVars(req, map[string]string{"network": "local"})
-	got, err := s.parseAggregateSignaturesRequest(req, &indexedView{})
+	got, err := s.parseAggregateSignaturesRequest(req, &api.Heights{})
 	require.NoError(t, err)
 	require.Equal(t, aggregator.Request{
 		Message:                []byte{0xaa, 0xbb},
@@ -123,7 +125,7 @@ func TestParseAggregateSignaturesDefaults(t *testing.T) {
 	req = httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(
 		`{"justification":"01","signingSubnetId":"`+subnet.String()+`","quorumPercentage":50,"quorumPercentageBuffer":5,"pChainHeight":9}`))
 	req = muxVars(req, map[string]string{"network": "local"})
-	got, err = s.parseAggregateSignaturesRequest(req, &indexedView{})
+	got, err = s.parseAggregateSignaturesRequest(req, &api.Heights{})
 	require.NoError(t, err)
 	require.Equal(t, aggregator.Request{
 		Justification:          []byte{1},
@@ -136,9 +138,9 @@ func TestParseAggregateSignaturesDefaults(t *testing.T) {
 }
 
 func TestGetAggregatedSignaturesRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	base := "/v1/signatureAggregator/local/aggregateSignatures/"
-	runRouteCases(t, api, []routeCase{
+	runRouteCases(t, srv, []routeCase{
 		valid("cb58 tx id", base+testTxID, aggregatedTxTpl),
 		valid("hosted example", base+"3P91K6nuDFvDodcRuJTsgdf9SvYe5pMiKk38HppsoeAiEztCP", aggregatedTxTpl),
 		invalid("bad network", "/v1/signatureAggregator/fuji/aggregateSignatures/nope", "serves network 'local'"),

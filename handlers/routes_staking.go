@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -30,24 +32,24 @@ func delegationStatuses() []string { return []string{"completed", "active", "pen
 // pChainOnly is the {blockchainId} set of the staking endpoint.
 func pChainOnly() []netinfo.Chain { return []netinfo.Chain{netinfo.P} }
 
-func (s *server) stakingRoutes() []route {
-	return []route{
-		{name: routeListStakingTxs, method: http.MethodGet,
-			path:    "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
-			summary: "active staking transactions on the P-chain",
-			handler: s.adapt(s.serveListStakingTxs)},
-		{name: routeListRewards, method: http.MethodGet,
-			path:    "/v1/networks/{network}/rewards",
-			summary: "historical staking rewards",
-			handler: s.adapt(s.serveListRewards)},
-		{name: routeGetValidator, method: http.MethodGet,
-			path:    "/v1/networks/{network}/validators/{nodeId}",
-			summary: "validations of one node",
-			handler: s.adapt(s.serveGetValidator)},
-		{name: routeListDelegators, method: http.MethodGet,
-			path:    "/v1/networks/{network}/delegators",
-			summary: "delegators of the primary network",
-			handler: s.adapt(s.serveListDelegators)},
+func (s *server) stakingRoutes() []api.Route {
+	return []api.Route{
+		{Name: routeListStakingTxs, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
+			Summary: "active staking transactions on the P-chain",
+			Handler: s.Adapt(s.serveListStakingTxs)},
+		{Name: routeListRewards, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/rewards",
+			Summary: "historical staking rewards",
+			Handler: s.Adapt(s.serveListRewards)},
+		{Name: routeGetValidator, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/validators/{nodeId}",
+			Summary: "validations of one node",
+			Handler: s.Adapt(s.serveGetValidator)},
+		{Name: routeListDelegators, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/delegators",
+			Summary: "delegators of the primary network",
+			Handler: s.Adapt(s.serveListDelegators)},
 	}
 }
 
@@ -59,28 +61,28 @@ type listStakingTxsRequest struct {
 	// AddressIDs are the 20 bytes of Addresses, in the same order.
 	AddressIDs []ids.ShortID
 	TxTypes    []string // canonical PrimaryNetworkTxType names
-	Time       timestampRange
-	Page       page
+	Time       api.TimestampRange
+	Page       api.Page
 }
 
-func (s *server) parseListStakingTxsRequest(r *http.Request, heights *indexedView) (listStakingTxsRequest, error) {
+func (s *server) parseListStakingTxsRequest(r *http.Request, heights *api.Heights) (listStakingTxsRequest, error) {
 	var req listStakingTxsRequest
 	var err error
-	if _, err = s.resolvePrimaryPath(r, heights, pChainOnly()); err != nil {
+	if _, err = s.ResolvePrimaryPath(r, heights, pChainOnly()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
 		return req, err
 	}
 	if req.TxTypes, err = parseTxTypes(q); err != nil {
 		return req, err
 	}
-	if req.Time, err = parseTimestampRange(q); err != nil {
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
-		strings.Join(req.TxTypes, ","), formatBound(req.Time.Start), formatBound(req.Time.End))
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListStakingTxs, true), strings.Join(req.Addresses, ","),
+		strings.Join(req.TxTypes, ","), api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
 	return req, err
 }
 
@@ -93,30 +95,30 @@ type listRewardsRequest struct {
 	AddressIDs []ids.ShortID
 	NodeIDs    []ids.NodeID
 	Currency   string // lower-case, default usd
-	Page       page
+	Page       api.Page
 }
 
-func (s *server) parseListRewardsRequest(r *http.Request, heights *indexedView) (listRewardsRequest, error) {
+func (s *server) parseListRewardsRequest(r *http.Request, heights *api.Heights) (listRewardsRequest, error) {
 	var req listRewardsRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
+	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
 		return req, err
 	}
-	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
+	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, paramAddresses, false); err != nil {
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
 		return req, err
 	}
-	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
+	if req.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
 		return req, err
 	}
 	if len(req.Addresses) == 0 && len(req.NodeIDs) == 0 {
-		return req, badRequest("%s or %s is required: give at least one of them", paramAddresses, paramNodeIDs)
+		return req, api.BadRequest("%s or %s is required: give at least one of them", api.ParamAddresses, api.ParamNodeIDs)
 	}
-	if req.Currency, err = parseCurrency(q); err != nil {
+	if req.Currency, err = api.ParseCurrency(q); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListRewards, true), strings.Join(req.Addresses, ","),
 		joinNodeIDs(req.NodeIDs), req.Currency)
 	return req, err
 }
@@ -126,24 +128,24 @@ func (s *server) parseListRewardsRequest(r *http.Request, heights *indexedView) 
 type getValidatorRequest struct {
 	NodeID           ids.NodeID
 	ValidationStatus string // one of validationStatuses, "" for all
-	Page             page
+	Page             api.Page
 }
 
-func (s *server) parseGetValidatorRequest(r *http.Request, heights *indexedView) (getValidatorRequest, error) {
+func (s *server) parseGetValidatorRequest(r *http.Request, heights *api.Heights) (getValidatorRequest, error) {
 	var req getValidatorRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
+	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
 		return req, err
 	}
-	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
-	if req.NodeID, err = parseNodeID(paramNodeID, pathVar(r, paramNodeID)); err != nil {
+	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
+	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()
-	if req.ValidationStatus, err = parseEnum(q, paramValidationStatus, validationStatuses()); err != nil {
+	if req.ValidationStatus, err = api.ParseEnum(q, api.ParamValidationStatus, validationStatuses()); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeGetValidator, true), req.NodeID.String(), req.ValidationStatus)
 	return req, err
 }
 
@@ -155,27 +157,27 @@ type listDelegatorsRequest struct {
 	RewardAddressIDs []ids.ShortID
 	NodeIDs          []ids.NodeID
 	DelegationStatus string // one of delegationStatuses, "" for all
-	Page             page
+	Page             api.Page
 }
 
-func (s *server) parseListDelegatorsRequest(r *http.Request, heights *indexedView) (listDelegatorsRequest, error) {
+func (s *server) parseListDelegatorsRequest(r *http.Request, heights *api.Heights) (listDelegatorsRequest, error) {
 	var req listDelegatorsRequest
 	var err error
-	if err = resolveNetwork(pathVar(r, paramNetwork), s.Network()); err != nil {
+	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
 		return req, err
 	}
-	s.readsChain(heights, netinfo.P) // staking data is the P-chain's
+	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
-	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, paramRewardAddresses, false); err != nil {
+	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, api.ParamRewardAddresses, false); err != nil {
 		return req, err
 	}
-	if req.DelegationStatus, err = parseEnum(q, paramDelegationStatus, delegationStatuses()); err != nil {
+	if req.DelegationStatus, err = api.ParseEnum(q, api.ParamDelegationStatus, delegationStatuses()); err != nil {
 		return req, err
 	}
-	if req.NodeIDs, err = parseNodeIDList(q, paramNodeIDs); err != nil {
+	if req.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
 		return req, err
 	}
-	req.Page, err = s.parsePage(r.Context(), heights, q, dataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
 		joinNodeIDs(req.NodeIDs), req.DelegationStatus)
 	return req, err
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
@@ -12,7 +14,7 @@ import (
 )
 
 func TestListStakingTxsRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	path := func(n, c string) string {
 		return "/v1/networks/" + n + "/blockchains/" + c + "/transactions:listStaking"
 	}
@@ -34,11 +36,11 @@ func TestListStakingTxsRoute(t *testing.T) {
 		invalid("sortOrder", p+"?sortOrder=1", "sortOrder"),
 		invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListRewardsRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	addr := bech32Addr(t, "local", 5)
 	path := func(n string) string { return "/v1/networks/" + n + "/rewards?addresses=" + addr }
 	cases := networkCasesFor(path, servedBy("historicalRewards"))
@@ -55,13 +57,13 @@ func TestListRewardsRoute(t *testing.T) {
 		invalid("evm address", p+"?addresses="+testEVMAddr, "invalid addresses", "EVM address"),
 		invalid("bad nodeId", p+"?nodeIds="+testNodeID+",NodeID-xyz", "invalid nodeIds", "NodeID-xyz"),
 		invalid("nodeId without prefix", p+"?nodeIds="+strings.TrimPrefix(testNodeID, "NodeID-"), "invalid nodeIds", "NodeID-"),
-		invalid("too many nodeIds", p+"?nodeIds="+manyNodeIDs(maxListEntries+1), "nodeIds", "more than 64"),
+		invalid("too many nodeIds", p+"?nodeIds="+manyNodeIDs(api.MaxListEntries+1), "nodeIds", "more than 64"),
 		invalid("pageSize", p+"?addresses="+addr+"&pageSize=0", "pageSize"),
 		invalid("sortOrder", p+"?addresses="+addr+"&sortOrder=z", "sortOrder"),
 		invalid("currency", p+"?addresses="+addr+"&currency=avax", "currency", "'usd'"),
 		invalid("pageToken", p+"?addresses="+addr+"&pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func manyNodeIDs(n int) string {
@@ -73,7 +75,7 @@ func manyNodeIDs(n int) string {
 }
 
 func TestGetValidatorRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	cases := networkCasesFor(func(n string) string { return "/v1/networks/" + n + "/validators/" + testNodeID }, servedBy("validators"))
 	p := "/v1/networks/local/validators/" + testNodeID
 	cases = append(cases,
@@ -89,11 +91,11 @@ func TestGetValidatorRoute(t *testing.T) {
 		invalid("sortOrder", p+"?sortOrder=x", "sortOrder"),
 		invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestListDelegatorsRoute(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	cases := networkCasesFor(func(n string) string { return "/v1/networks/" + n + "/delegators" }, servedBy("delegators"))
 	addr := bech32Addr(t, "local", 6)
 	p := "/v1/networks/local/delegators"
@@ -109,7 +111,7 @@ func TestListDelegatorsRoute(t *testing.T) {
 		invalid("sortOrder", p+"?sortOrder=x", "sortOrder"),
 		invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
 	)
-	runRouteCases(t, api, cases)
+	runRouteCases(t, srv, cases)
 }
 
 func TestParseListRewardsRequest(t *testing.T) {
@@ -117,7 +119,7 @@ func TestParseListRewardsRequest(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "http://node/?nodeIds="+testNodeID+","+testNodeID+"&currency=EUR", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local"})
-	got, err := s.parseListRewardsRequest(req, &indexedView{})
+	got, err := s.parseListRewardsRequest(req, &api.Heights{})
 	require.NoError(t, err)
 	nodeID, err := ids.NodeIDFromString(testNodeID)
 	require.NoError(t, err)
@@ -125,5 +127,5 @@ func TestParseListRewardsRequest(t *testing.T) {
 	require.Empty(t, got.Addresses)
 	require.Equal(t, "eur", got.Currency)
 	require.Equal(t, 10, got.Page.Size)
-	require.Equal(t, sortDesc, got.Page.Order)
+	require.Equal(t, api.SortDesc, got.Page.Order)
 }

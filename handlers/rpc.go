@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/gorilla/rpc/v2"
 	"github.com/gorilla/rpc/v2/json2"
 
@@ -27,7 +29,7 @@ const maxRPCBodyBytes = 64 << 10
 // a "method not found" error that says why.
 func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
 	rpcServer := rpc.NewServer()
-	rpcServer.RegisterCodec(methodCaseCodec{adminEnabled: ctrl != nil, hasMethod: rpcServer.HasMethod}, contentTypeJSON)
+	rpcServer.RegisterCodec(methodCaseCodec{adminEnabled: ctrl != nil, hasMethod: rpcServer.HasMethod}, api.ContentTypeJSON)
 
 	var service any = &statusService{server: s}
 	if ctrl != nil {
@@ -42,7 +44,7 @@ func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
 		// content type would otherwise get gorilla's text/plain 415. Clone so
 		// the caller's request is left as it was.
 		r = r.Clone(r.Context())
-		r.Header.Set("Content-Type", contentTypeJSON)
+		r.Header.Set("Content-Type", api.ContentTypeJSON)
 		if r.Body == nil {
 			r.Body = http.NoBody
 		}
@@ -123,7 +125,7 @@ func parseFollowerChain(s string, node netinfo.Info) (netinfo.Chain, error) {
 	if chain, err := netinfo.ParseChain(s); err == nil {
 		return chain, nil
 	}
-	if chain, ok := chainByAlias(s); ok {
+	if chain, ok := api.ChainByAlias(s); ok {
 		return chain, nil
 	}
 	for _, ci := range node.Chains {
@@ -133,7 +135,7 @@ func parseFollowerChain(s string, node netinfo.Info) (netinfo.Chain, error) {
 	}
 	return 0, &json2.Error{Code: json2.E_BAD_PARAMS, Message: fmt.Sprintf(
 		"invalid chain %q: want P, X, C, p-chain, x-chain, c-chain, or the name or blockchain ID of a followed chain (%s)",
-		truncate(s), followedChainNames(node))}
+		api.Truncate(s), followedChainNames(node))}
 }
 
 // followedChainNames lists the followed chains as "name (blockchain ID)".

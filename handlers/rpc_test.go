@@ -25,9 +25,9 @@ type rpcReply struct {
 	ID json.RawMessage `json:"id"`
 }
 
-func callRPC(t *testing.T, api *testAPI, body string, headers ...string) rpcReply {
+func callRPC(t *testing.T, srv *testAPI, body string, headers ...string) rpcReply {
 	t.Helper()
-	rec := api.request(t, http.MethodPost, "/ext/bc/data/rpc", body, headers...)
+	rec := srv.request(t, http.MethodPost, "/ext/bc/data/rpc", body, headers...)
 	var reply rpcReply
 	requireJSON(t, rec, http.StatusOK, &reply)
 	require.Equal(t, "2.0", reply.JSONRPC)
@@ -44,33 +44,33 @@ func requireRPCError(t *testing.T, reply rpcReply, code json2.ErrorCode, fragmen
 func TestRPCStatus(t *testing.T) {
 	backend := newFakeBackend()
 	backend.statuses = []follower.Status{{Chain: netinfo.X, ChainName: "X", IndexedHeight: 7}}
-	api := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, testConfig(), backend, nil)
 
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","method":"avadata.status","id":1}`,
 		`{"jsonrpc":"2.0","method":"avadata.status","params":{},"id":1}`,
 		`{"jsonrpc":"2.0","method":"avadata.status","params":[],"id":1}`,
 	} {
-		reply := callRPC(t, api, body, "Content-Type", "application/json")
+		reply := callRPC(t, srv, body, "Content-Type", "application/json")
 		require.Nil(t, reply.Error)
 		require.JSONEq(t, "1", string(reply.ID))
 
 		var got StatusResponse
 		require.NoError(t, json.Unmarshal(reply.Result, &got))
 		var rest StatusResponse
-		requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, &rest)
+		requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, &rest)
 		require.Equal(t, rest, got, "same body as GET /v1/status")
 		require.Equal(t, uint64(7), got.Chains[0].IndexedHeight)
 	}
 
 	// Clients that omit or mislabel the content type still get JSON-RPC.
-	reply := callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.status","id":"a"}`, "Content-Type", "text/plain")
+	reply := callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.status","id":"a"}`, "Content-Type", "text/plain")
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `"a"`, string(reply.ID))
 }
 
 func TestRPCMalformedRequests(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), &fakeController{})
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), &fakeController{})
 	tests := []struct {
 		name     string
 		body     string
@@ -102,38 +102,38 @@ func TestRPCMalformedRequests(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			requireRPCError(t, callRPC(t, api, tt.body), tt.code, tt.fragment)
+			requireRPCError(t, callRPC(t, srv, tt.body), tt.code, tt.fragment)
 		})
 	}
 
 	t.Run("oversized body", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","method":"avadata.status","params":{"pad":"` + strings.Repeat("x", maxRPCBodyBytes) + `"},"id":1}`
-		rec := api.request(t, http.MethodPost, "/ext/bc/data/rpc", body)
+		rec := srv.request(t, http.MethodPost, "/ext/bc/data/rpc", body)
 		requireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large", "65536 bytes (64 KiB)")
 		// Streamed without a length, the bound holds while reading.
 		req := httptest.NewRequest(http.MethodPost, "http://node/ext/bc/data/rpc", strings.NewReader(body))
 		req.ContentLength = -1
-		requireDataError(t, newRecorderFor(api, req), http.StatusRequestEntityTooLarge, "64 KiB")
+		requireDataError(t, newRecorderFor(srv, req), http.StatusRequestEntityTooLarge, "64 KiB")
 	})
 }
 
 func TestRPCFollowerControl(t *testing.T) {
 	ctrl := &fakeController{}
-	api := newTestAPI(t, testConfig(), newFakeBackend(), ctrl)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), ctrl)
 
-	reply := callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"P"},"id":1}`)
+	reply := callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"P"},"id":1}`)
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"P","paused":true}`, string(reply.Result))
 
-	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":[{"chain":"c-chain"}],"id":2}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":[{"chain":"c-chain"}],"id":2}`)
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"C","paused":false}`, string(reply.Result))
 
-	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Dispatch"},"id":5}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Dispatch"},"id":5}`)
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"dispatch","paused":true}`, string(reply.Result), "a subnet chain by name, any case")
 
-	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+testSubnetChainID.String()+`"},"id":6}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+testSubnetChainID.String()+`"},"id":6}`)
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"dispatch","paused":false}`, string(reply.Result), "a chain by blockchain ID")
 
@@ -141,30 +141,30 @@ func TestRPCFollowerControl(t *testing.T) {
 	require.Equal(t, []netinfo.Chain{netinfo.C, testSubnetChain}, ctrl.resumed)
 
 	ctrl.err = errors.New("follower not running")
-	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"x"},"id":3}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"x"},"id":3}`)
 	requireRPCError(t, reply, json2.E_SERVER, "pausing the X follower: follower not running")
 
-	reply = callRPC(t, api, `{"jsonrpc":"2.0","method":"avadata.status","id":4}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.status","id":4}`)
 	require.Nil(t, reply.Error, "status is available with the admin API too")
 }
 
 func TestRPCFollowerControlDisabled(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
 	for _, method := range []string{"avadata.pauseFollower", "avadata.resumeFollower"} {
-		reply := callRPC(t, api, `{"jsonrpc":"2.0","method":"`+method+`","params":{"chain":"P"},"id":1}`)
+		reply := callRPC(t, srv, `{"jsonrpc":"2.0","method":"`+method+`","params":{"chain":"P"},"id":1}`)
 		requireRPCError(t, reply, json2.E_NO_METHOD, "admin API is disabled")
 	}
 }
 
 func TestRPCNotification(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	rec := api.request(t, http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`)
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	rec := srv.request(t, http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`)
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Empty(t, rec.Body.String(), "notifications get no reply")
 	require.Equal(t, "application/json", rec.Header().Get("Content-Type"))
 }
 
 func TestRPCNeedsPost(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	requireDataError(t, api.get(t, "/rpc"), http.StatusMethodNotAllowed, "GET")
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	requireDataError(t, srv.get(t, "/rpc"), http.StatusMethodNotAllowed, "GET")
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // JSON-RPC 2.0 error codes for requests that never reach a method.
@@ -28,11 +30,11 @@ type rpcRequestShape struct {
 // spec's error body for a body over the limit (as on every route: the body
 // was not read whole, so there is no request to answer in JSON-RPC).
 func validateRPCRequest(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, err := readBody(r, maxRPCBodyBytes)
+	body, err := api.ReadBody(r, maxRPCBodyBytes)
 	if err != nil {
-		var apiErr *apiError
-		if errors.As(err, &apiErr) && apiErr.status == http.StatusRequestEntityTooLarge {
-			writeErrorStatus(w, r, apiErr.status, apiErr.message)
+		var apiErr *api.Error
+		if errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestEntityTooLarge {
+			api.WriteError(w, r, apiErr.Status, apiErr.Message)
 		} else {
 			writeRPCError(w, nil, rpcParseError, err.Error())
 		}
@@ -92,7 +94,7 @@ func writeRPCError(w http.ResponseWriter, id json.RawMessage, code int, message 
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	api.WriteJSON(w, http.StatusOK, map[string]any{
 		"jsonrpc": "2.0",
 		"error":   map[string]any{"code": code, "message": message},
 		"id":      id,

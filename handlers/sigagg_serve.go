@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/aggregator"
 )
 
@@ -28,13 +30,13 @@ type signatureAggregationResponse struct {
 
 // serveAggregateSignatures answers POST aggregateSignatures with 200 (the
 // spec's status; the hosted API's OpenAPI document says 201).
-func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseAggregateSignaturesRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	if s.backend.SigAgg == nil {
-		return s.notServedYet(r)
+		return s.NotServedYet(r)
 	}
 	res, err := s.backend.SigAgg.AggregateSignatures(r.Context(), req)
 	if err != nil {
@@ -47,13 +49,13 @@ func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request
 // serveGetAggregatedSignatures answers GET aggregateSignatures/{txHash}:
 // the warp message the P-chain signs for a committed L1 transaction,
 // aggregated with the default quorum at the proposed height.
-func (s *server) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetAggregatedSignaturesRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	if s.backend.SigAgg == nil {
-		return s.notServedYet(r)
+		return s.NotServedYet(r)
 	}
 	res, err := s.backend.SigAgg.AggregateForTx(r.Context(), req.TxID)
 	if err != nil {
@@ -70,7 +72,7 @@ func writeAggregation(w http.ResponseWriter, res aggregator.Result) {
 	h.Set(headerPChainHeight, strconv.FormatUint(res.PChainHeight, 10))
 	h.Set(headerSigningSubnetID, res.SigningSubnetID.String())
 	h.Set(headerSignedWeight, strconv.FormatUint(res.SignedWeight, 10)+"/"+strconv.FormatUint(res.TotalWeight, 10))
-	writeJSON(w, http.StatusOK, signatureAggregationResponse{SignedMessage: hex.EncodeToString(res.SignedMessage)})
+	api.WriteJSON(w, http.StatusOK, signatureAggregationResponse{SignedMessage: hex.EncodeToString(res.SignedMessage)})
 }
 
 // aggregationError maps the aggregator's error kinds to statuses; any
@@ -92,5 +94,5 @@ func aggregationError(w http.ResponseWriter, err error) error {
 		status = http.StatusTooManyRequests
 		w.Header().Set("Retry-After", "1")
 	}
-	return newAPIError(status, "%s", aggErr.Message)
+	return api.NewError(status, "%s", aggErr.Message)
 }

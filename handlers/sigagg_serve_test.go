@@ -49,8 +49,8 @@ func TestAggregateSignaturesServed(t *testing.T) {
 		SignedMessage: []byte{0xab, 0xcd}, PChainHeight: 42, SigningSubnetID: subnet,
 		SignedWeight: 300, TotalWeight: 400, Signers: 3,
 	}}
-	api := newSigAggAPI(t, agg)
-	rec := api.request(t, http.MethodPost, aggregatePath,
+	srv := newSigAggAPI(t, agg)
+	rec := srv.request(t, http.MethodPost, aggregatePath,
 		`{"message":"0x0102","justification":"03","signingSubnetId":"`+subnet.String()+
 			`","quorumPercentage":60,"quorumPercentageBuffer":10,"pChainHeight":41}`)
 	var body map[string]string
@@ -65,21 +65,21 @@ func TestAggregateSignaturesServed(t *testing.T) {
 	}, agg.got)
 
 	// Defaults.
-	rec = api.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`)
+	rec = srv.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`)
 	requireJSON(t, rec, http.StatusOK, nil)
 	require.Equal(t, aggregator.Request{Message: []byte{1}, QuorumPercentage: 67}, agg.got)
 
 	// Invalid input never reaches the aggregator.
 	agg.got = aggregator.Request{}
-	requireDataError(t, api.request(t, http.MethodPost, aggregatePath, `{"message":"zz"}`), http.StatusBadRequest, "invalid message")
+	requireDataError(t, srv.request(t, http.MethodPost, aggregatePath, `{"message":"zz"}`), http.StatusBadRequest, "invalid message")
 	require.Zero(t, agg.got)
 }
 
 func TestGetAggregatedSignaturesServed(t *testing.T) {
 	txID := ids.ID{1, 2, 3}
 	agg := &fakeAggregator{result: aggregator.Result{SignedMessage: []byte{0xef}, PChainHeight: 9, SigningSubnetID: ids.ID{4}}}
-	api := newSigAggAPI(t, agg)
-	rec := api.get(t, aggregatePath+"/"+txID.String())
+	srv := newSigAggAPI(t, agg)
+	rec := srv.get(t, aggregatePath+"/"+txID.String())
 	var body map[string]string
 	requireJSON(t, rec, http.StatusOK, &body)
 	require.Equal(t, "ef", body["signedMessage"])
@@ -87,8 +87,8 @@ func TestGetAggregatedSignaturesServed(t *testing.T) {
 	require.Equal(t, txID, agg.gotTx)
 
 	agg.err = &aggregator.Error{Kind: aggregator.KindNotFound, Message: "not committed"}
-	requireDataError(t, api.get(t, aggregatePath+"/"+txID.String()), http.StatusNotFound, "not committed")
-	requireDataError(t, api.get(t, aggregatePath+"/nope"), http.StatusBadRequest, "txHash")
+	requireDataError(t, srv.get(t, aggregatePath+"/"+txID.String()), http.StatusNotFound, "not committed")
+	requireDataError(t, srv.get(t, aggregatePath+"/nope"), http.StatusBadRequest, "txHash")
 }
 
 func TestAggregateSignaturesErrors(t *testing.T) {
@@ -104,8 +104,8 @@ func TestAggregateSignaturesErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.kind.String(), func(t *testing.T) {
-			api := newSigAggAPI(t, &fakeAggregator{err: &aggregator.Error{Kind: tc.kind, Message: "the reason " + tc.kind.String()}})
-			rec := api.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`)
+			srv := newSigAggAPI(t, &fakeAggregator{err: &aggregator.Error{Kind: tc.kind, Message: "the reason " + tc.kind.String()}})
+			rec := srv.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`)
 			requireDataError(t, rec, tc.status, "the reason "+tc.kind.String())
 			if tc.status == http.StatusTooManyRequests {
 				require.Equal(t, "1", rec.Header().Get("Retry-After"))
@@ -113,10 +113,10 @@ func TestAggregateSignaturesErrors(t *testing.T) {
 		})
 	}
 	// Anything else is internal: its text stays in the log.
-	api := newSigAggAPI(t, &fakeAggregator{err: context.DeadlineExceeded})
-	requireDataError(t, api.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`), http.StatusServiceUnavailable)
-	api = newSigAggAPI(t, &fakeAggregator{err: errSecret})
-	rec := api.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`)
+	srv := newSigAggAPI(t, &fakeAggregator{err: context.DeadlineExceeded})
+	requireDataError(t, srv.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`), http.StatusServiceUnavailable)
+	srv = newSigAggAPI(t, &fakeAggregator{err: errSecret})
+	rec := srv.request(t, http.MethodPost, aggregatePath, `{"message":"01"}`)
 	requireDataError(t, rec, http.StatusInternalServerError)
 	require.NotContains(t, rec.Body.String(), errSecret.Error())
 }

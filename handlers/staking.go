@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm/reward"
 
@@ -20,7 +22,7 @@ import (
 // 503 rather than failing on a nil reader.
 func (s *server) stakingReader() (StakingReader, error) {
 	if s.backend.Staking == nil {
-		return nil, newAPIError(http.StatusServiceUnavailable, "staking data is not available: this node gives avadata no staking index")
+		return nil, api.NewError(http.StatusServiceUnavailable, "staking data is not available: this node gives avadata no staking index")
 	}
 	return s.backend.Staking, nil
 }
@@ -110,26 +112,26 @@ func decodeRewardPos(b []byte) (pdata.RewardPos, bool) {
 // listStakers reads one page of the staker listing q (endpoints 11 and 12)
 // in pg's order, after pg's cursor, and the token of the next page ("" at
 // the end).
-func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg page) ([]pdata.IndexedStaker, string, error) {
+func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Page) ([]pdata.IndexedStaker, string, error) {
 	reader, err := s.stakingReader()
 	if err != nil {
 		return nil, "", err
 	}
-	if q.After, err = resumeAfter(pg, decodeStakerPos); err != nil {
+	if q.After, err = api.ResumeAfter(pg, decodeStakerPos); err != nil {
 		return nil, "", err
 	}
-	q.Desc = pg.Order == sortDesc
+	q.Desc = pg.Order == api.SortDesc
 	q.Limit = pg.Size + 1 // one more tells whether a next page exists
 	stakers, err := reader.Stakers(ctx, q)
 	if err != nil {
 		return nil, "", fmt.Errorf("listing stakers: %w", err)
 	}
-	stakers, more := trimPage(stakers, pg.Size)
+	stakers, more := api.TrimPage(stakers, pg.Size)
 	if !more {
 		return stakers, "", nil
 	}
 	last := &stakers[len(stakers)-1]
-	token, err := s.nextPageToken(pg, last.Staker.Start, encodeTimeID(last.Staker.Start, last.TxID))
+	token, err := s.NextPageToken(pg, last.Staker.Start, encodeTimeID(last.Staker.Start, last.TxID))
 	return stakers, token, err
 }
 

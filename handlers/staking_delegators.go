@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"go.uber.org/zap"
 
@@ -34,7 +36,7 @@ import (
 // maxLiveReads bounds the node reads one page runs at once.
 const maxLiveReads = 4
 
-func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListDelegatorsRequest(r, heights)
 	if err != nil {
 		return err
@@ -54,7 +56,7 @@ func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, hei
 	for i := range stakers {
 		resp.Delegators = append(resp.Delegators, view.delegatorDetails(&stakers[i], now, potential))
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
@@ -69,7 +71,7 @@ func (v *primaryView) delegatorDetails(st *pdata.IndexedStaker, now int64, poten
 		TxHash:           st.TxID.String(),
 		NodeID:           st.Staker.NodeID.String(),
 		RewardAddresses:  v.stakerAddresses(&st.Staker),
-		AmountDelegated:  formatUint(st.Staker.Weight),
+		AmountDelegated:  api.FormatUint(st.Staker.Weight),
 		DelegationFee:    delegationFeePercent(st.DelegationShares),
 		StartTimestamp:   st.Staker.Start,
 		EndTimestamp:     st.Staker.End,
@@ -77,11 +79,11 @@ func (v *primaryView) delegatorDetails(st *pdata.IndexedStaker, now int64, poten
 	}
 	if status == pdata.StatusCompleted {
 		gross, net := completedDelegation(st)
-		return completedDelegator{delegatorBase: base, GrossReward: formatUint(gross), NetReward: formatUint(net)}
+		return completedDelegator{delegatorBase: base, GrossReward: api.FormatUint(gross), NetReward: api.FormatUint(net)}
 	}
 	gross := potential[st.TxID] // 0 when unknown
 	_, net := delegationFeeOf(gross, st.DelegationShares)
-	return estimatedDelegator{delegatorBase: base, EstimatedGrossReward: formatUint(gross), EstimatedNetReward: formatUint(net)}
+	return estimatedDelegator{delegatorBase: base, EstimatedGrossReward: api.FormatUint(gross), EstimatedNetReward: api.FormatUint(net)}
 }
 
 // completedDelegation is what a completed delegation earned: before and

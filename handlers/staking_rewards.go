@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -23,7 +25,7 @@ import (
 // nothing: the only member it would price, reward.historicalPrice, is
 // optional and avadata has no price history, so it is left out.
 
-func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListRewardsRequest(r, heights)
 	if err != nil {
 		return err
@@ -32,23 +34,23 @@ func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request, height
 	if err != nil {
 		return err
 	}
-	after, err := resumeAfter(req.Page, decodeRewardPos)
+	after, err := api.ResumeAfter(req.Page, decodeRewardPos)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
 	items, err := reader.Rewards(ctx, pdata.RewardQuery{
-		Addrs: req.AddressIDs, NodeIDs: req.NodeIDs, Desc: req.Page.Order == sortDesc, After: after,
+		Addrs: req.AddressIDs, NodeIDs: req.NodeIDs, Desc: req.Page.Order == api.SortDesc, After: after,
 		Limit: req.Page.Size + 1, // one more tells whether a next page exists
 	})
 	if err != nil {
 		return fmt.Errorf("listing rewards: %w", err)
 	}
-	items, more := trimPage(items, req.Page.Size)
+	items, more := api.TrimPage(items, req.Page.Size)
 	resp := listRewardsResponse{HistoricalRewards: make([]historicalReward, 0, len(items))}
 	if more {
 		pos := rewardPosOf(&items[len(items)-1])
-		if resp.NextPageToken, err = s.nextPageToken(req.Page, pos.Time, encodeTimeID(pos.Time, pos.UTXOID)); err != nil {
+		if resp.NextPageToken, err = s.NextPageToken(req.Page, pos.Time, encodeTimeID(pos.Time, pos.UTXOID)); err != nil {
 			return err
 		}
 	}
@@ -63,7 +65,7 @@ func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request, height
 	for i := range items {
 		resp.HistoricalRewards = append(resp.HistoricalRewards, view.historicalReward(&items[i]))
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
@@ -90,7 +92,7 @@ func (v *primaryView) historicalReward(ir *pdata.IndexedReward) historicalReward
 	return historicalReward{
 		Addresses:      v.addresses(u.Owners.Addrs),
 		TxHash:         st.TxID.String(),
-		AmountStaked:   formatUint(st.Staker.Weight),
+		AmountStaked:   api.FormatUint(st.Staker.Weight),
 		NodeID:         st.Staker.NodeID.String(),
 		StartTimestamp: st.Staker.Start,
 		EndTimestamp:   st.Staker.End,

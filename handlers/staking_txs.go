@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -43,18 +45,18 @@ func stakingTypesOf(requested []string) []string {
 	return slices.DeleteFunc(slices.Clone(requested), func(t string) bool { return !slices.Contains(stakingTxTypes(), t) })
 }
 
-func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListStakingTxsRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	after, err := resumeAfter(req.Page, decodePrimaryTxPos)
+	after, err := api.ResumeAfter(req.Page, decodePrimaryTxPos)
 	if err != nil {
 		return err
 	}
 	types := stakingTypesOf(req.TxTypes)
 	if len(types) == 0 {
-		writeJSON(w, http.StatusOK, emptyTxList(r, netinfo.P))
+		api.WriteJSON(w, http.StatusOK, emptyTxList(r, netinfo.P))
 		return nil
 	}
 	if _, err := s.stakingReader(); err != nil {
@@ -67,7 +69,7 @@ func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request, hei
 	var active map[ids.ID]*pdata.IndexedStaker
 	scan := txScan{
 		q: pdata.TxQuery{
-			Addresses: req.AddressIDs, Types: types, Desc: req.Page.Order == sortDesc, After: after,
+			Addresses: req.AddressIDs, Types: types, Desc: req.Page.Order == api.SortDesc, After: after,
 		},
 		size:   req.Page.Size,
 		sparse: true,

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -26,7 +28,7 @@ func newStakingAPI(t *testing.T) *testAPI {
 }
 
 // followPages fetches path and every page after it, and returns the pages.
-func followPages(t *testing.T, api *testAPI, path string, check func(body map[string]any)) []map[string]any {
+func followPages(t *testing.T, srv *testAPI, path string, check func(body map[string]any)) []map[string]any {
 	t.Helper()
 	var pages []map[string]any
 	next := ""
@@ -36,7 +38,7 @@ func followPages(t *testing.T, api *testAPI, path string, check func(body map[st
 			p += "&pageToken=" + url.QueryEscape(next)
 		}
 		var body map[string]any
-		requireJSON(t, api.get(t, p), http.StatusOK, &body)
+		requireJSON(t, srv.get(t, p), http.StatusOK, &body)
 		check(body)
 		pages = append(pages, body)
 		token, ok := body["nextPageToken"].(string)
@@ -59,10 +61,10 @@ func txHashes(t *testing.T, body map[string]any) []string {
 }
 
 func TestListStakingTxs(t *testing.T) {
-	api := newStakingAPI(t)
+	srv := newStakingAPI(t)
 	carol := "P-" + bech32Of(t, pCarol)
 
-	body := getBody(t, api, stakingTxsPath+"?addresses="+carol)
+	body := getBody(t, srv, stakingTxsPath+"?addresses="+carol)
 	require.Equal(t, map[string]any{"chainName": "p-chain", "network": "local"}, body["chainInfo"])
 	require.Equal(t, []string{dActive.String(), vActive.String()}, txHashes(t, body),
 		"the active ones only: not the completed delegation, the pending one nor the BaseTx")
@@ -75,37 +77,37 @@ func TestListStakingTxs(t *testing.T) {
 	require.Equal(t, "3", validator["delegationFeePercent"])
 	require.Equal(t, []any{bech32Of(t, pCarol)}, validator["rewardAddresses"])
 
-	asc := getBody(t, api, stakingTxsPath+"?sortOrder=asc&addresses="+carol)
+	asc := getBody(t, srv, stakingTxsPath+"?sortOrder=asc&addresses="+carol)
 	require.Equal(t, []string{vActive.String(), dActive.String()}, txHashes(t, asc))
 
-	types := getBody(t, api, stakingTxsPath+"?addresses="+carol+"&txTypes=AddPermissionlessValidatorTx,BaseTx")
+	types := getBody(t, srv, stakingTxsPath+"?addresses="+carol+"&txTypes=AddPermissionlessValidatorTx,BaseTx")
 	require.Equal(t, []string{vActive.String()}, txHashes(t, types))
-	require.Equal(t, []string{"AddPermissionlessValidatorTx"}, api.backend.primary.txQueries[len(api.backend.primary.txQueries)-1].Types,
+	require.Equal(t, []string{"AddPermissionlessValidatorTx"}, srv.backend.primary.txQueries[len(srv.backend.primary.txQueries)-1].Types,
 		"the index is asked for the staking types among txTypes only")
 
-	timed := getBody(t, api, stakingTxsPath+"?addresses="+carol+"&endTimestamp="+itoa(blockTime(41)))
+	timed := getBody(t, srv, stakingTxsPath+"?addresses="+carol+"&endTimestamp="+itoa(blockTime(41)))
 	require.Equal(t, []string{vActive.String()}, txHashes(t, timed))
 
 	// Without addresses: every active staking tx of the chain (the P-chain
 	// fixtures' validator ended long ago).
-	all := getBody(t, api, stakingTxsPath)
+	all := getBody(t, srv, stakingTxsPath)
 	require.Equal(t, []string{dActive.String(), vActive.String()}, txHashes(t, all))
 }
 
-func itoa(n int64) string { return formatUint(uint64(n)) }
+func itoa(n int64) string { return api.FormatUint(uint64(n)) }
 
 func TestListStakingTxsNoStakingTypes(t *testing.T) {
-	api := newStakingAPI(t)
-	body := getBody(t, api, stakingTxsPath+"?txTypes=BaseTx,ImportTx")
+	srv := newStakingAPI(t)
+	body := getBody(t, srv, stakingTxsPath+"?txTypes=BaseTx,ImportTx")
 	require.Empty(t, body["transactions"])
-	require.Empty(t, api.backend.primary.txQueries, "no staking type asked for: nothing to read")
-	require.Empty(t, api.backend.staking.stakerQueries)
+	require.Empty(t, srv.backend.primary.txQueries, "no staking type asked for: nothing to read")
+	require.Empty(t, srv.backend.staking.stakerQueries)
 }
 
 func TestListStakingTxsPaging(t *testing.T) {
-	api := newStakingAPI(t)
+	srv := newStakingAPI(t)
 	var got []string
-	pages := followPages(t, api, stakingTxsPath+"?pageSize=1&addresses=P-"+bech32Of(t, pCarol), func(body map[string]any) {
+	pages := followPages(t, srv, stakingTxsPath+"?pageSize=1&addresses=P-"+bech32Of(t, pCarol), func(body map[string]any) {
 		requireNoNulls(t, body)
 		got = append(got, txHashes(t, body)...)
 	})
@@ -114,14 +116,14 @@ func TestListStakingTxsPaging(t *testing.T) {
 }
 
 func TestListStakingTxsStakingError(t *testing.T) {
-	api := newStakingAPI(t)
-	api.backend.staking.err = errors.New("disk on fire")
-	requireDataError(t, api.get(t, "/ext/bc/data"+stakingTxsPath), http.StatusInternalServerError)
+	srv := newStakingAPI(t)
+	srv.backend.staking.err = errors.New("disk on fire")
+	requireDataError(t, srv.get(t, "/ext/bc/data"+stakingTxsPath), http.StatusInternalServerError)
 }
 
 func TestListPChainTxsRewardTxHash(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, pTxsPath+"?pageSize=100")
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, pTxsPath+"?pageSize=100")
 	for hash, tx := range txsByHash(t, body) {
 		if hash == vCompleted.String() {
 			require.Equal(t, fixtureTxID(netinfo.P, 5).String(), tx["rewardTxHash"], "the staker ended with this reward tx")
@@ -130,7 +132,7 @@ func TestListPChainTxsRewardTxHash(t *testing.T) {
 		}
 	}
 	var lookups []pdata.StakerQuery
-	for _, q := range api.backend.staking.stakerQueries {
+	for _, q := range srv.backend.staking.stakerQueries {
 		lookups = append(lookups, q)
 		require.Equal(t, len(q.TxIDs), q.Limit)
 	}
@@ -138,13 +140,13 @@ func TestListPChainTxsRewardTxHash(t *testing.T) {
 	require.Equal(t, []string{vCompleted.String()}, idStrings(lookups[0].TxIDs))
 
 	// The X-chain has no stakers: no lookup.
-	getBody(t, api, xTxsPath)
-	require.Len(t, api.backend.staking.stakerQueries, 1)
+	getBody(t, srv, xTxsPath)
+	require.Len(t, srv.backend.staking.stakerQueries, 1)
 }
 
 func TestListRewards(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	body := getBody(t, api, rewardsPath+"?nodeIds="+testNodeID)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	body := getBody(t, srv, rewardsPath+"?nodeIds="+testNodeID)
 	require.NotContains(t, body, "nextPageToken")
 	rewards := objects(t, body["historicalRewards"])
 	require.Len(t, rewards, 5)
@@ -183,23 +185,23 @@ func TestListRewards(t *testing.T) {
 		"rewardTxHash": fixtureTxID(netinfo.P, 5).String(),
 	}, validator)
 
-	carol := getBody(t, api, rewardsPath+"?addresses="+bech32Of(t, pCarol))
+	carol := getBody(t, srv, rewardsPath+"?addresses="+bech32Of(t, pCarol))
 	require.Len(t, objects(t, carol["historicalRewards"]), 1)
 	require.Equal(t, "900", objects(t, carol["historicalRewards"])[0]["reward"].(map[string]any)["amount"])
 
-	either := getBody(t, api, rewardsPath+"?addresses="+bech32Of(t, pBob)+"&nodeIds="+testNodeID2)
+	either := getBody(t, srv, rewardsPath+"?addresses="+bech32Of(t, pBob)+"&nodeIds="+testNodeID2)
 	require.Len(t, objects(t, either["historicalRewards"]), 1, "pBob's; testNodeB earned none")
 }
 
 func TestListRewardsPaging(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	for _, order := range []string{"asc", "desc"} {
-		full := getBody(t, api, rewardsPath+"?nodeIds="+testNodeID+"&sortOrder="+order)
+		full := getBody(t, srv, rewardsPath+"?nodeIds="+testNodeID+"&sortOrder="+order)
 		var want, got []string
 		for _, r := range objects(t, full["historicalRewards"]) {
 			want = append(want, r["utxoId"].(string))
 		}
-		pages := followPages(t, api, rewardsPath+"?pageSize=2&nodeIds="+testNodeID+"&sortOrder="+order, func(body map[string]any) {
+		pages := followPages(t, srv, rewardsPath+"?pageSize=2&nodeIds="+testNodeID+"&sortOrder="+order, func(body map[string]any) {
 			requireNoNulls(t, body)
 			for _, r := range objects(t, body["historicalRewards"]) {
 				got = append(got, r["utxoId"].(string))
@@ -209,24 +211,24 @@ func TestListRewardsPaging(t *testing.T) {
 		require.Equal(t, want, got, order)
 	}
 	// A token resumes only its own query.
-	body := getBody(t, api, rewardsPath+"?pageSize=2&nodeIds="+testNodeID)
-	rec := api.get(t, rewardsPath+"?pageSize=2&nodeIds="+testNodeID2+"&pageToken="+url.QueryEscape(body["nextPageToken"].(string)))
+	body := getBody(t, srv, rewardsPath+"?pageSize=2&nodeIds="+testNodeID)
+	rec := srv.get(t, rewardsPath+"?pageSize=2&nodeIds="+testNodeID2+"&pageToken="+url.QueryEscape(body["nextPageToken"].(string)))
 	requireDataError(t, rec, http.StatusBadRequest, "invalid pageToken")
 }
 
 func TestListRewardsErrors(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	api.backend.staking.err = errors.New("disk on fire")
-	requireDataError(t, api.get(t, rewardsPath+"?nodeIds="+testNodeID), http.StatusInternalServerError)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv.backend.staking.err = errors.New("disk on fire")
+	requireDataError(t, srv.get(t, rewardsPath+"?nodeIds="+testNodeID), http.StatusInternalServerError)
 
 	b := withFixtures(t, newFakeBackend())
 	backend := b.readers()
 	backend.Staking = nil
 	s := newTestServer(backend, nil)
 	_, err := s.stakingReader()
-	var apiErr *apiError
+	var apiErr *api.Error
 	require.ErrorAs(t, err, &apiErr)
-	require.Equal(t, http.StatusServiceUnavailable, apiErr.status)
+	require.Equal(t, http.StatusServiceUnavailable, apiErr.Status)
 }
 
 func TestGrossOfNet(t *testing.T) {

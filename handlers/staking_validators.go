@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"go.uber.org/zap"
@@ -46,7 +48,7 @@ import (
 //     as delegation reward the fees accrued so far plus the fees of the
 //     current delegations' potential rewards.
 
-func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heights *indexedView) error {
+func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetValidatorRequest(r, heights)
 	if err != nil {
 		return err
@@ -65,7 +67,7 @@ func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heigh
 	for i := range stakers {
 		resp.Validators = append(resp.Validators, view.validatorDetails(&stakers[i], now, live))
 	}
-	writeJSON(w, http.StatusOK, resp)
+	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
@@ -76,7 +78,7 @@ func (v *primaryView) validatorDetails(st *pdata.IndexedStaker, now int64, live 
 		TxHash:           st.TxID.String(),
 		NodeID:           st.Staker.NodeID.String(),
 		SubnetID:         st.Staker.Subnet.String(),
-		AmountStaked:     formatUint(st.Staker.Weight),
+		AmountStaked:     api.FormatUint(st.Staker.Weight),
 		StartTimestamp:   st.Staker.Start,
 		EndTimestamp:     st.Staker.End,
 		BLSCredentials:   stakerBLS(&st.Staker),
@@ -106,10 +108,10 @@ func (v *primaryView) completedValidator(base validatorBase, st *pdata.IndexedSt
 	out := completedValidator{
 		validatorBase:   base,
 		DelegatorCount:  st.DelegatorCount,
-		AmountDelegated: formatUint(st.AmountDelegated),
+		AmountDelegated: api.FormatUint(st.AmountDelegated),
 		Rewards: stakingRewards{
-			ValidationRewardAmount: formatUint(st.Rewards[pdata.RewardValidator]),
-			DelegationRewardAmount: formatUint(st.DelegationFees),
+			ValidationRewardAmount: api.FormatUint(st.Rewards[pdata.RewardValidator]),
+			DelegationRewardAmount: api.FormatUint(st.DelegationFees),
 			RewardAddresses:        v.optionalAddresses(st.Staker.RewardsOwner),
 		},
 	}
@@ -132,7 +134,7 @@ func (v *primaryView) activeValidator(base validatorBase, st *pdata.IndexedStake
 	out := activeValidator{
 		validatorBase:   base,
 		DelegatorCount:  uint64(st.DelegatorCount),
-		AmountDelegated: formatUint(st.AmountDelegated),
+		AmountDelegated: api.FormatUint(st.AmountDelegated),
 		PotentialRewards: stakingRewards{
 			ValidationRewardAmount: "0",
 			DelegationRewardAmount: "0",
@@ -147,7 +149,7 @@ func (v *primaryView) activeValidator(base validatorBase, st *pdata.IndexedStake
 		out.DelegatorCount = *lv.DelegatorCount
 	}
 	if lv.DelegatorWeight != nil {
-		out.AmountDelegated = formatUint(*lv.DelegatorWeight)
+		out.AmountDelegated = api.FormatUint(*lv.DelegatorWeight)
 	}
 	if lv.Uptime != nil {
 		out.UptimePerformance = shortFloat(*lv.Uptime)
@@ -156,7 +158,7 @@ func (v *primaryView) activeValidator(base validatorBase, st *pdata.IndexedStake
 		out.ValidatorHealth.ReachabilityPercent = 100
 	}
 	if lv.PotentialReward != nil {
-		out.PotentialRewards.ValidationRewardAmount = formatUint(*lv.PotentialReward)
+		out.PotentialRewards.ValidationRewardAmount = api.FormatUint(*lv.PotentialReward)
 	}
 	fees := new(big.Int)
 	if lv.AccruedDelegateeReward != nil {
@@ -168,7 +170,7 @@ func (v *primaryView) activeValidator(base validatorBase, st *pdata.IndexedStake
 			fees.Add(fees, new(big.Int).SetUint64(fee))
 		}
 	}
-	out.PotentialRewards.DelegationRewardAmount = decimal(fees)
+	out.PotentialRewards.DelegationRewardAmount = api.Decimal(fees)
 	if live.totalStake > 0 {
 		out.StakePercentage = float64(st.Staker.Weight) / float64(live.totalStake) * 100
 	}

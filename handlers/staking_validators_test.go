@@ -41,10 +41,10 @@ var (
 // getValidators fetches a validators page and checks every item against its
 // variant; geolocation, required and null for active validators, is the
 // one null allowed. It returns the items by txHash and in order.
-func getValidators(t *testing.T, api *testAPI, query string) (map[string]map[string]any, []string, map[string]any) {
+func getValidators(t *testing.T, srv *testAPI, query string) (map[string]map[string]any, []string, map[string]any) {
 	t.Helper()
 	var body map[string]any
-	requireJSON(t, api.get(t, validatorsPath+query), http.StatusOK, &body)
+	requireJSON(t, srv.get(t, validatorsPath+query), http.StatusOK, &body)
 	byTx := map[string]map[string]any{}
 	var order []string
 	for _, v := range objects(t, body["validators"]) {
@@ -63,8 +63,8 @@ func getValidators(t *testing.T, api *testAPI, query string) (map[string]map[str
 }
 
 func TestGetValidator(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	byTx, order, body := getValidators(t, api, testNodeID+"?pageSize=100")
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	byTx, order, body := getValidators(t, srv, testNodeID+"?pageSize=100")
 	require.NotContains(t, body, "nextPageToken")
 	require.Equal(t, []string{vPending.String(), vRemoved.String(), vActive.String(), vSubnetEnded.String(), vCompleted.String()},
 		order, "newest start first; subnet validations included")
@@ -115,49 +115,49 @@ func TestGetValidator(t *testing.T) {
 	require.Equal(t, map[string]any{"validationRewardAmount": "0", "delegationRewardAmount": "0"}, ended["rewards"])
 
 	// One read of the node's validator, one of the whole set (the total).
-	require.Equal(t, [][]ids.NodeID{{testProposer}, nil}, api.backend.platform.calls)
-	getValidators(t, api, testNodeID)
-	require.Equal(t, 3, api.backend.platform.callCount(), "the total stake is reused")
-	api.clock.Advance(totalStakeTTL)
-	getValidators(t, api, testNodeID)
-	require.Equal(t, 5, api.backend.platform.callCount(), "until it is a minute old")
+	require.Equal(t, [][]ids.NodeID{{testProposer}, nil}, srv.backend.platform.calls)
+	getValidators(t, srv, testNodeID)
+	require.Equal(t, 3, srv.backend.platform.callCount(), "the total stake is reused")
+	srv.clock.Advance(totalStakeTTL)
+	getValidators(t, srv, testNodeID)
+	require.Equal(t, 5, srv.backend.platform.callCount(), "until it is a minute old")
 }
 
 func TestGetValidatorFilters(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
 	for status, want := range map[string][]string{
 		"removed":   {vRemoved.String()},
 		"completed": {vSubnetEnded.String(), vCompleted.String()},
 		"pending":   {vPending.String()},
 		"ACTIVE":    {vActive.String()},
 	} {
-		_, order, _ := getValidators(t, api, testNodeID+"?validationStatus="+status)
+		_, order, _ := getValidators(t, srv, testNodeID+"?validationStatus="+status)
 		require.Equal(t, want, order, status)
 	}
-	_, order, _ := getValidators(t, api, testNodeID+"?validationStatus=completed&sortOrder=asc")
+	_, order, _ := getValidators(t, srv, testNodeID+"?validationStatus=completed&sortOrder=asc")
 	require.Equal(t, []string{vCompleted.String(), vSubnetEnded.String()}, order)
 
-	api.backend.platform.calls = nil
-	_, order, _ = getValidators(t, api, ids.BuildTestNodeID([]byte{42}).String())
+	srv.backend.platform.calls = nil
+	_, order, _ = getValidators(t, srv, ids.BuildTestNodeID([]byte{42}).String())
 	require.Empty(t, order, "a node the index never saw validate")
-	_, order, _ = getValidators(t, api, testNodeID+"?validationStatus=completed")
+	_, order, _ = getValidators(t, srv, testNodeID+"?validationStatus=completed")
 	require.Len(t, order, 2)
-	require.Empty(t, api.backend.platform.calls, "only a page with an active validation reads the node")
+	require.Empty(t, srv.backend.platform.calls, "only a page with an active validation reads the node")
 
 	var got []string
-	followPages(t, api, validatorsPath+testNodeID+"?pageSize=2", func(body map[string]any) {
+	followPages(t, srv, validatorsPath+testNodeID+"?pageSize=2", func(body map[string]any) {
 		for _, v := range objects(t, body["validators"]) {
 			got = append(got, v["txHash"].(string))
 		}
 	})
-	_, all, _ := getValidators(t, api, testNodeID)
+	_, all, _ := getValidators(t, srv, testNodeID)
 	require.Equal(t, all, got)
 }
 
 func TestGetValidatorWithoutLiveData(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	api.backend.platform.err = errors.New("node busy")
-	byTx, _, _ := getValidators(t, api, testNodeID+"?validationStatus=active")
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv.backend.platform.err = errors.New("node busy")
+	byTx, _, _ := getValidators(t, srv, testNodeID+"?validationStatus=active")
 	active := byTx[vActive.String()]
 	require.InDelta(t, 0, active["stakePercentage"], 0)
 	require.InDelta(t, 0, active["uptimePerformance"], 0)
@@ -168,8 +168,8 @@ func TestGetValidatorWithoutLiveData(t *testing.T) {
 	require.InDelta(t, 0, active["validatorHealth"].(map[string]any)["reachabilityPercent"], 0)
 
 	// A validation the node does not report is served the same way.
-	api.backend.platform.err = nil
-	byTx, _, _ = getValidators(t, api, testNodeID2)
+	srv.backend.platform.err = nil
+	byTx, _, _ = getValidators(t, srv, testNodeID2)
 	require.InDelta(t, 0, byTx[vActiveB.String()]["uptimePerformance"], 0)
 
 	// No platform reader at all: the same.
@@ -178,21 +178,21 @@ func TestGetValidatorWithoutLiveData(t *testing.T) {
 	backend.Platform = nil
 	h, err := newHandler(testConfig(), backend, nil, nil, nil, func() time.Time { return time.Unix(testNow, 0) })
 	require.NoError(t, err)
-	api = &testAPI{handler: h, backend: b}
-	getValidators(t, api, testNodeID)
+	srv = &testAPI{handler: h, backend: b}
+	getValidators(t, srv, testNodeID)
 }
 
 func TestGetValidatorStakingError(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	api.backend.staking.err = errors.New("disk on fire")
-	requireDataError(t, api.get(t, validatorsPath+testNodeID), http.StatusInternalServerError)
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv.backend.staking.err = errors.New("disk on fire")
+	requireDataError(t, srv.get(t, validatorsPath+testNodeID), http.StatusInternalServerError)
 }
 
 // getDelegators fetches a delegators page, checks every item against its
 // variant and returns them by txHash and in order.
-func getDelegators(t *testing.T, api *testAPI, query string) (map[string]map[string]any, []string) {
+func getDelegators(t *testing.T, srv *testAPI, query string) (map[string]map[string]any, []string) {
 	t.Helper()
-	body := getBody(t, api, delegatorsPath+query)
+	body := getBody(t, srv, delegatorsPath+query)
 	byTx := map[string]map[string]any{}
 	var order []string
 	for _, d := range objects(t, body["delegators"]) {
@@ -206,8 +206,8 @@ func getDelegators(t *testing.T, api *testAPI, query string) (map[string]map[str
 }
 
 func TestListDelegators(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	byTx, order := getDelegators(t, api, "?pageSize=100")
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	byTx, order := getDelegators(t, srv, "?pageSize=100")
 	require.Equal(t, []string{dPending.String(), dActiveB.String(), dActive.String(), dAborted.String(), dPostCortina.String(),
 		dPreCortina.String()}, order)
 
@@ -238,41 +238,41 @@ func TestListDelegators(t *testing.T) {
 
 	// One read per node of the page's active delegations, one node each
 	// (the node only lists delegators of a single validator).
-	require.ElementsMatch(t, [][]ids.NodeID{{testProposer}, {testNodeB}}, api.backend.platform.calls)
+	require.ElementsMatch(t, [][]ids.NodeID{{testProposer}, {testNodeB}}, srv.backend.platform.calls)
 }
 
 func TestListDelegatorsFilters(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	_, order := getDelegators(t, api, "?rewardAddresses="+bech32Of(t, pBob))
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	_, order := getDelegators(t, srv, "?rewardAddresses="+bech32Of(t, pBob))
 	require.Equal(t, []string{dActiveB.String(), dPostCortina.String()}, order)
-	_, order = getDelegators(t, api, "?nodeIds="+testNodeID2)
+	_, order = getDelegators(t, srv, "?nodeIds="+testNodeID2)
 	require.Equal(t, []string{dActiveB.String()}, order)
-	_, order = getDelegators(t, api, "?delegationStatus=completed&sortOrder=asc")
+	_, order = getDelegators(t, srv, "?delegationStatus=completed&sortOrder=asc")
 	require.Equal(t, []string{dPreCortina.String(), dPostCortina.String(), dAborted.String()}, order)
-	api.backend.platform.calls = nil
-	_, order = getDelegators(t, api, "?delegationStatus=pending&rewardAddresses=P-"+bech32Of(t, pCarol))
+	srv.backend.platform.calls = nil
+	_, order = getDelegators(t, srv, "?delegationStatus=pending&rewardAddresses=P-"+bech32Of(t, pCarol))
 	require.Equal(t, []string{dPending.String()}, order)
-	require.Empty(t, api.backend.platform.calls, "no active delegation on the page: the node is not read")
+	require.Empty(t, srv.backend.platform.calls, "no active delegation on the page: the node is not read")
 
 	var got []string
-	followPages(t, api, delegatorsPath+"?pageSize=4", func(body map[string]any) {
+	followPages(t, srv, delegatorsPath+"?pageSize=4", func(body map[string]any) {
 		requireNoNulls(t, body)
 		for _, d := range objects(t, body["delegators"]) {
 			got = append(got, d["txHash"].(string))
 		}
 	})
-	_, all := getDelegators(t, api, "")
+	_, all := getDelegators(t, srv, "")
 	require.Equal(t, all, got[:len(all)])
 	require.Len(t, got, 6)
 }
 
 func TestListDelegatorsWithoutLiveData(t *testing.T) {
-	api := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	api.backend.platform.err = errors.New("node busy")
-	byTx, _ := getDelegators(t, api, "?delegationStatus=active")
+	srv := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
+	srv.backend.platform.err = errors.New("node busy")
+	byTx, _ := getDelegators(t, srv, "?delegationStatus=active")
 	require.Equal(t, "0", byTx[dActive.String()]["estimatedGrossReward"])
 	require.Equal(t, "0", byTx[dActive.String()]["estimatedNetReward"])
 
-	api.backend.staking.err = errors.New("disk on fire")
-	requireDataError(t, api.get(t, delegatorsPath), http.StatusInternalServerError)
+	srv.backend.staking.err = errors.New("disk on fire")
+	requireDataError(t, srv.get(t, delegatorsPath), http.StatusInternalServerError)
 }

@@ -3,6 +3,8 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -65,7 +67,7 @@ func evmChainStatuses(node netinfo.Info) []EVMChainStatus {
 }
 
 // serveStatus handles GET /v1/status.
-func (s *server) serveStatus(w http.ResponseWriter, _ *http.Request, _ *indexedView) error {
-	writeJSON(w, http.StatusOK, s.status())
+func (s *server) serveStatus(w http.ResponseWriter, _ *http.Request, _ *api.Heights) error {
+	api.WriteJSON(w, http.StatusOK, s.status())
 	return nil
 }

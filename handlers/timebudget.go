@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"go.uber.org/zap"
 )
@@ -47,8 +49,8 @@ func (b *timeBudget) middleware(next http.Handler) http.Handler {
 		case <-reply.done:
 		case <-ctx.Done():
 			if reply.abandon() {
-				apiErr, _ := toAPIError(ctx.Err(), b.budget)
-				writeErrorStatus(w, r, apiErr.status, apiErr.message)
+				apiErr, _ := api.ToError(ctx.Err(), b.budget)
+				api.WriteError(w, r, apiErr.Status, apiErr.Message)
 				return
 			}
 			<-reply.done // finished just in time

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +17,7 @@ import (
 // budgetRequest is a request as the time budget gets it: with its info.
 func budgetRequest(metricsService bool) *http.Request {
 	req := httptest.NewRequest(http.MethodGet, "http://node/v1/status", nil)
-	return req.WithContext(withRequestInfo(req.Context(), &requestInfo{metricsService: metricsService}))
+	return req.WithContext(api.WithRequestInfo(req.Context(), &api.RequestInfo{MetricsService: metricsService}))
 }
 
 func TestTimeBudgetPassesRepliesThrough(t *testing.T) {
@@ -28,11 +30,11 @@ func TestTimeBudgetPassesRepliesThrough(t *testing.T) {
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	rec := httptest.NewRecorder()
-	rec.Header().Set("Content-Type", contentTypeJSON) // as prepareRequests sets it
+	rec.Header().Set("Content-Type", api.ContentTypeJSON) // as prepareRequests sets it
 	h.ServeHTTP(rec, budgetRequest(false))
 	require.Equal(t, http.StatusTeapot, rec.Code)
 	require.Equal(t, "yes", rec.Header().Get("X-Test"))
-	require.Equal(t, contentTypeJSON, rec.Header().Get("Content-Type"))
+	require.Equal(t, api.ContentTypeJSON, rec.Header().Get("Content-Type"))
 	require.JSONEq(t, `{"ok":true}`, rec.Body.String())
 	<-budget.idle()
 }
@@ -92,7 +94,7 @@ func TestTimeBudgetClientGone(t *testing.T) {
 	budget := newTimeBudget(time.Minute, logging.NoLog{})
 	h := budget.middleware(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	ctx, cancel := context.WithCancel(context.Background())
-	req := budgetRequest(false).WithContext(withRequestInfo(ctx, &requestInfo{}))
+	req := budgetRequest(false).WithContext(api.WithRequestInfo(ctx, &api.RequestInfo{}))
 	cancel()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
@@ -101,7 +103,7 @@ func TestTimeBudgetClientGone(t *testing.T) {
 }
 
 func TestAPIIdle(t *testing.T) {
-	api := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	requireJSON(t, api.get(t, "/v1/status"), http.StatusOK, nil)
-	<-api.handler.(*API).Idle()
+	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
+	<-srv.handler.(*API).Idle()
 }

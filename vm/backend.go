@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/libevm/common"
@@ -21,7 +23,7 @@ import (
 // VM supplies only what lives outside it: the network's identity, follower
 // progress and live node state.
 var (
-	_ handlers.NodeView            = (*VM)(nil)
+	_ api.NodeView                 = (*VM)(nil)
 	_ handlers.EVMStateReader      = (*VM)(nil)
 	_ handlers.PlatformStateReader = (*VM)(nil)
 	_ handlers.Controller          = (*VM)(nil)

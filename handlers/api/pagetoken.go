@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"crypto/hmac"
@@ -31,9 +31,9 @@ const (
 	pageTokenVersion   = 2
 	pageTokenVersionV1 = 1
 	filterHashLen      = 16
-	pageTokenMACLen    = sha256.Size
+	PageTokenMACLen    = sha256.Size
 	maxRouteLen        = 255
-	maxExtraLen        = 255
+	MaxExtraLen        = 255
 	maxTokenHeights    = 255
 	maxStreamLen       = 255
 )
@@ -97,14 +97,14 @@ func EncodePageToken(key []byte, t PageToken) (string, error) {
 	if len(key) == 0 {
 		return "", errors.New("encoding page token: empty signing key")
 	}
-	if len(t.Route) > maxRouteLen || len(t.Extra) > maxExtraLen {
+	if len(t.Route) > maxRouteLen || len(t.Extra) > MaxExtraLen {
 		return "", fmt.Errorf("encoding page token: route (%d bytes) or extra (%d bytes) longer than %d",
 			len(t.Route), len(t.Extra), maxRouteLen)
 	}
 	if len(t.Heights) > maxTokenHeights {
 		return "", fmt.Errorf("encoding page token: %d heights, at most %d fit", len(t.Heights), maxTokenHeights)
 	}
-	payload := make([]byte, 0, 1+1+len(t.Route)+filterHashLen+8+8+1+len(t.Extra)+1+len(t.Heights)*16+pageTokenMACLen)
+	payload := make([]byte, 0, 1+1+len(t.Route)+filterHashLen+8+8+1+len(t.Extra)+1+len(t.Heights)*16+PageTokenMACLen)
 	payload = append(payload, pageTokenVersion, byte(len(t.Route)))
 	payload = append(payload, t.Route...)
 	payload = append(payload, t.Filters[:]...)
@@ -134,15 +134,15 @@ func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge tim
 		return PageToken{}, errors.New("decoding page token: empty signing key")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(raw) < pageTokenMACLen {
+	if err != nil || len(raw) < PageTokenMACLen {
 		return PageToken{}, fmt.Errorf("%w: not a token issued by this node", errInvalidPageToken)
 	}
-	payload, mac := raw[:len(raw)-pageTokenMACLen], raw[len(raw)-pageTokenMACLen:]
+	payload, mac := raw[:len(raw)-PageTokenMACLen], raw[len(raw)-PageTokenMACLen:]
 	if !hmac.Equal(mac, pageTokenMAC(key, payload)) {
 		return PageToken{}, fmt.Errorf("%w: not a token issued by this node (signature mismatch; "+
 			"replicas behind one load balancer must share pageTokenSecret)", errInvalidPageToken)
 	}
-	t, err := parsePageTokenPayload(payload)
+	t, err := ParsePageTokenPayload(payload)
 	if err != nil {
 		return PageToken{}, fmt.Errorf("%w: %w", errInvalidPageToken, err)
 	}
@@ -166,7 +166,7 @@ func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge tim
 // parsePageTokenPayload reads the fields of an authenticated payload. Only
 // our own encoder produces signed payloads, so failures here mean a token of
 // another format version or a bug, never a forgery.
-func parsePageTokenPayload(p []byte) (PageToken, error) {
+func ParsePageTokenPayload(p []byte) (PageToken, error) {
 	r := payloadReader{buf: p}
 	version := r.byte()
 	if version != pageTokenVersion && version != pageTokenVersionV1 {

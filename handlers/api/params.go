@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"net/url"
@@ -12,8 +12,8 @@ const (
 	paramPageToken      = "pageToken"
 	paramPageSize       = "pageSize"
 	paramSortOrder      = "sortOrder"
-	paramStartTimestamp = "startTimestamp"
-	paramEndTimestamp   = "endTimestamp"
+	ParamStartTimestamp = "startTimestamp"
+	ParamEndTimestamp   = "endTimestamp"
 	paramStartBlock     = "startBlock"
 	paramEndBlock       = "endBlock"
 	paramCurrency       = "currency"
@@ -33,9 +33,9 @@ type pageSizeRule struct {
 }
 
 // Page size rules of the spec (Limits).
-func standardPageSize() pageSizeRule { return pageSizeRule{Default: 10, Min: 1, Max: 100} }
-func erc721PageSize() pageSizeRule   { return pageSizeRule{Default: 10, Min: 1, Max: 500} }
-func nftHolderPageSize() pageSizeRule {
+func StandardPageSize() pageSizeRule { return pageSizeRule{Default: 10, Min: 1, Max: 100} }
+func Erc721PageSize() pageSizeRule   { return pageSizeRule{Default: 10, Min: 1, Max: 500} }
+func NFTHolderPageSize() pageSizeRule {
 	return pageSizeRule{Default: 1000, Min: 1, Max: 5000}
 }
 
@@ -47,7 +47,7 @@ func parsePageSize(q url.Values, rule pageSizeRule) (int, error) {
 	}
 	n, err := strconv.Atoi(raw)
 	if err != nil || n < rule.Min || n > rule.Max {
-		return 0, badRequest("invalid %s %q: must be an integer between %d and %d (default %d)",
+		return 0, BadRequest("invalid %s %q: must be an integer between %d and %d (default %d)",
 			paramPageSize, raw, rule.Min, rule.Max, rule.Default)
 	}
 	return n, nil
@@ -57,8 +57,8 @@ func parsePageSize(q url.Values, rule pageSizeRule) (int, error) {
 type sortOrder string
 
 const (
-	sortAsc  sortOrder = "asc"
-	sortDesc sortOrder = "desc"
+	SortAsc  sortOrder = "asc"
+	SortDesc sortOrder = "desc"
 )
 
 // parseSortOrder reads sortOrder (case-insensitive), default desc.
@@ -66,91 +66,91 @@ func parseSortOrder(q url.Values) (sortOrder, error) {
 	raw := q.Get(paramSortOrder)
 	switch strings.ToLower(raw) {
 	case "":
-		return sortDesc, nil
-	case string(sortAsc):
-		return sortAsc, nil
-	case string(sortDesc):
-		return sortDesc, nil
+		return SortDesc, nil
+	case string(SortAsc):
+		return SortAsc, nil
+	case string(SortDesc):
+		return SortDesc, nil
 	default:
-		return "", badRequest("invalid %s %q: must be 'asc' or 'desc' (default 'desc')", paramSortOrder, raw)
+		return "", BadRequest("invalid %s %q: must be 'asc' or 'desc' (default 'desc')", paramSortOrder, raw)
 	}
 }
 
 // bound is an optional range limit.
-type bound[T int64 | uint64] struct {
+type Bound[T int64 | uint64] struct {
 	Value T
 	Set   bool
 }
 
 // timestampRange is the startTimestamp/endTimestamp filter (Unix seconds).
-type timestampRange struct {
-	Start, End bound[int64]
+type TimestampRange struct {
+	Start, End Bound[int64]
 }
 
 // parseTimestampRange reads startTimestamp and endTimestamp: integers >= 0,
 // start <= end when both are given.
-func parseTimestampRange(q url.Values) (timestampRange, error) {
-	var tr timestampRange
+func ParseTimestampRange(q url.Values) (TimestampRange, error) {
+	var tr TimestampRange
 	var err error
-	if tr.Start, err = parseTimestamp(q, paramStartTimestamp); err != nil {
-		return timestampRange{}, err
+	if tr.Start, err = ParseTimestamp(q, ParamStartTimestamp); err != nil {
+		return TimestampRange{}, err
 	}
-	if tr.End, err = parseTimestamp(q, paramEndTimestamp); err != nil {
-		return timestampRange{}, err
+	if tr.End, err = ParseTimestamp(q, ParamEndTimestamp); err != nil {
+		return TimestampRange{}, err
 	}
 	if tr.Start.Set && tr.End.Set && tr.Start.Value > tr.End.Value {
-		return timestampRange{}, badRequest("invalid timestamp range: %s (%d) must not be after %s (%d)",
-			paramStartTimestamp, tr.Start.Value, paramEndTimestamp, tr.End.Value)
+		return TimestampRange{}, BadRequest("invalid timestamp range: %s (%d) must not be after %s (%d)",
+			ParamStartTimestamp, tr.Start.Value, ParamEndTimestamp, tr.End.Value)
 	}
 	return tr, nil
 }
 
-func parseTimestamp(q url.Values, name string) (bound[int64], error) {
+func ParseTimestamp(q url.Values, name string) (Bound[int64], error) {
 	raw := q.Get(name)
 	if raw == "" {
-		return bound[int64]{}, nil
+		return Bound[int64]{}, nil
 	}
 	v, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || v < 0 {
-		return bound[int64]{}, badRequest("invalid %s %q: must be an integer >= 0 (Unix seconds)", name, raw)
+		return Bound[int64]{}, BadRequest("invalid %s %q: must be an integer >= 0 (Unix seconds)", name, raw)
 	}
-	return bound[int64]{Value: v, Set: true}, nil
+	return Bound[int64]{Value: v, Set: true}, nil
 }
 
 // blockRange is the startBlock (inclusive) / endBlock (exclusive) filter.
-type blockRange struct {
-	Start, End bound[uint64]
+type BlockRange struct {
+	Start, End Bound[uint64]
 }
 
 // parseBlockRange reads startBlock and endBlock: non-negative integers,
 // start < end when both are given (endBlock is exclusive, so start == end
 // would select nothing).
-func parseBlockRange(q url.Values) (blockRange, error) {
-	var br blockRange
+func ParseBlockRange(q url.Values) (BlockRange, error) {
+	var br BlockRange
 	var err error
 	if br.Start, err = parseBlockNumber(q, paramStartBlock); err != nil {
-		return blockRange{}, err
+		return BlockRange{}, err
 	}
 	if br.End, err = parseBlockNumber(q, paramEndBlock); err != nil {
-		return blockRange{}, err
+		return BlockRange{}, err
 	}
 	if br.Start.Set && br.End.Set && br.Start.Value >= br.End.Value {
-		return blockRange{}, badRequest("invalid block range: %s (%d) must be less than %s (%d, exclusive)",
+		return BlockRange{}, BadRequest("invalid block range: %s (%d) must be less than %s (%d, exclusive)",
 			paramStartBlock, br.Start.Value, paramEndBlock, br.End.Value)
 	}
 	return br, nil
 }
 
-func parseBlockNumber(q url.Values, name string) (bound[uint64], error) {
+func parseBlockNumber(q url.Values, name string) (Bound[uint64], error) {
 	raw := q.Get(name)
 	if raw == "" {
-		return bound[uint64]{}, nil
+		return Bound[uint64]{}, nil
 	}
 	v, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil {
-		return bound[uint64]{}, badRequest("invalid %s %q: must be a non-negative integer block number", name, raw)
+		return Bound[uint64]{}, BadRequest("invalid %s %q: must be a non-negative integer block number", name, raw)
 	}
-	return bound[uint64]{Value: v, Set: true}, nil
+	return Bound[uint64]{Value: v, Set: true}, nil
 }
 
 // currencyCodes are the currencies of the spec, in its order.
@@ -160,15 +160,15 @@ func currencyCodes() []string {
 
 // parseCurrency reads currency (case-insensitive), default usd, and returns
 // it lower-case.
-func parseCurrency(q url.Values) (string, error) {
+func ParseCurrency(q url.Values) (string, error) {
 	raw := q.Get(paramCurrency)
 	if raw == "" {
 		return "usd", nil
 	}
 	code := strings.ToLower(raw)
 	if !slices.Contains(currencyCodes(), code) {
-		return "", badRequest("invalid %s %q: must be one of %s (default 'usd')",
-			paramCurrency, raw, quoteList(currencyCodes()))
+		return "", BadRequest("invalid %s %q: must be one of %s (default 'usd')",
+			paramCurrency, raw, QuoteList(currencyCodes()))
 	}
 	return code, nil
 }
@@ -178,7 +178,7 @@ func parseCurrency(q url.Values) (string, error) {
 // are dropped, surrounding spaces trimmed and duplicates removed (first
 // occurrence kept). Each item must pass validate, when given; an absent
 // parameter yields an empty list. maxItems <= 0 means no limit.
-func parseList(q url.Values, name string, maxItems int, validate func(string) error) ([]string, error) {
+func ParseList(q url.Values, name string, maxItems int, validate func(string) error) ([]string, error) {
 	raw := strings.Join(q[name], ",")
 	if raw == "" {
 		return nil, nil
@@ -192,14 +192,14 @@ func parseList(q url.Values, name string, maxItems int, validate func(string) er
 		}
 		if validate != nil {
 			if err := validate(item); err != nil {
-				return nil, badRequest("invalid %s: %q %v", name, item, err)
+				return nil, BadRequest("invalid %s: %q %v", name, item, err)
 			}
 		}
 		seen[item] = struct{}{}
 		items = append(items, item)
 		// Checked while splitting so a huge list costs no more than the limit.
 		if maxItems > 0 && len(items) > maxItems {
-			return nil, badRequest("invalid %s: more than %d entries given", name, maxItems)
+			return nil, BadRequest("invalid %s: more than %d entries given", name, maxItems)
 		}
 	}
 	return items, nil

@@ -1,11 +1,13 @@
-package handlers
+package api
 
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
+	"github.com/ava-labs/libevm/common"
 )
 
 // Validators for the items of address-list parameters (see parseList). They
@@ -16,14 +18,14 @@ import (
 // ("P-fuji1...", "X-fuji1...", "C-fuji1...", or bare "fuji1...").
 func primaryAddressValidator(hrp string) func(string) error {
 	return func(s string) error {
-		_, err := parsePrimaryAddress(s, hrp)
+		_, err := ParsePrimaryAddress(s, hrp)
 		return err
 	}
 }
 
 // parsePrimaryAddress returns the 20-byte address of s (see
 // primaryAddressValidator for the accepted forms).
-func parsePrimaryAddress(s, hrp string) ([]byte, error) {
+func ParsePrimaryAddress(s, hrp string) ([]byte, error) {
 	bech := s
 	if chain, rest, found := strings.Cut(s, "-"); found {
 		switch strings.ToUpper(chain) {
@@ -47,7 +49,7 @@ func parsePrimaryAddress(s, hrp string) ([]byte, error) {
 }
 
 // validateEVMAddress accepts 0x-prefixed 20-byte hex addresses, any case.
-func validateEVMAddress(s string) error {
+func ValidateEVMAddress(s string) error {
 	hexPart, ok := strings.CutPrefix(s, "0x")
 	if !ok {
 		hexPart, ok = strings.CutPrefix(s, "0X")
@@ -56,13 +58,34 @@ func validateEVMAddress(s string) error {
 		return errors.New("is not an EVM address: want 0x followed by 40 hex digits")
 	}
 	for _, r := range hexPart {
-		if !isHexDigit(r) {
+		if !IsHexDigit(r) {
 			return errors.New("is not an EVM address: want 0x followed by 40 hex digits")
 		}
 	}
 	return nil
 }
 
-func isHexDigit(r rune) bool {
+func IsHexDigit(r rune) bool {
 	return (r >= '0' && r <= '9') || (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F')
+}
+
+// parseEVMAddress checks a 0x-prefixed 20-byte hex address, any case.
+func ParseEVMAddress(param, s string) (common.Address, error) {
+	if err := ValidateEVMAddress(s); err != nil {
+		return common.Address{}, BadRequest("invalid %s '%s': %v", param, Truncate(s), err)
+	}
+	return common.HexToAddress(s), nil
+}
+
+// parseOptionalEVMAddress reads an optional address query parameter.
+func ParseOptionalEVMAddress(q url.Values, param string) (*common.Address, error) {
+	raw := q.Get(param)
+	if raw == "" {
+		return nil, nil
+	}
+	addr, err := ParseEVMAddress(param, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &addr, nil
 }

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"context"
@@ -14,21 +14,21 @@ import (
 // issues the token of the following page.
 
 // listPaging says how one list endpoint pages.
-type listPaging struct {
-	route    string
-	size     pageSizeRule
-	sortable bool          // the endpoint takes sortOrder (default desc)
-	maxAge   time.Duration // page token lifetime; 0 means no expiry
+type Paging struct {
+	Route    string
+	Size     pageSizeRule
+	Sortable bool          // the endpoint takes sortOrder (default desc)
+	MaxAge   time.Duration // page token lifetime; 0 means no expiry
 }
 
 // dataPaging is the paging of a data-service list: pageSize 1..100 and
 // tokens that do not expire (the spec sets a lifetime only for metrics).
-func dataPaging(route string, sortable bool) listPaging {
-	return listPaging{route: route, size: standardPageSize(), sortable: sortable}
+func DataPaging(route string, sortable bool) Paging {
+	return Paging{Route: route, Size: StandardPageSize(), Sortable: sortable}
 }
 
 // page is the validated paging input of a list request.
-type page struct {
+type Page struct {
 	Size  int
 	Order sortOrder // sortDesc when the endpoint takes no sortOrder
 	// Token is the decoded pageToken; zero on the first page.
@@ -39,13 +39,13 @@ type page struct {
 	filters FilterHash
 	// view is the request's record of the heights it reads; the next
 	// page's token carries them.
-	view *indexedView
+	view *Heights
 }
 
 // heights is the record of the heights the page's request reads.
-func (pg page) heights() *indexedView {
+func (pg Page) heights() *Heights {
 	if pg.view == nil { // a page not made by parsePage
-		return &indexedView{}
+		return &Heights{}
 	}
 	return pg.view
 }
@@ -55,29 +55,29 @@ func (pg page) heights() *indexedView {
 // query, in a fixed order, so a token only resumes the query it came from.
 // A token cut on a replica ahead of this one waits for this index to get
 // there (awaitHeights), so no page shows an older state than the last.
-func (c *Core) parsePage(ctx context.Context, heights *indexedView, q url.Values, p listPaging, filters ...string) (page, error) {
-	pg := page{route: p.route, Order: sortDesc, view: heights}
+func (c *Core) ParsePage(ctx context.Context, heights *Heights, q url.Values, p Paging, filters ...string) (Page, error) {
+	pg := Page{route: p.Route, Order: SortDesc, view: heights}
 	var err error
-	if pg.Size, err = parsePageSize(q, p.size); err != nil {
-		return page{}, err
+	if pg.Size, err = parsePageSize(q, p.Size); err != nil {
+		return Page{}, err
 	}
-	if p.sortable {
+	if p.Sortable {
 		if pg.Order, err = parseSortOrder(q); err != nil {
-			return page{}, err
+			return Page{}, err
 		}
 		filters = append(filters, string(pg.Order))
 	}
-	pg.filters = NewFilterHash(append([]string{p.route}, filters...)...)
+	pg.filters = NewFilterHash(append([]string{p.Route}, filters...)...)
 	raw := q.Get(paramPageToken)
 	pg.First = raw == ""
 	if pg.First {
 		return pg, nil
 	}
-	if pg.Token, err = c.decodePageToken(raw, p.route, pg.filters, p.maxAge); err != nil {
-		return page{}, err
+	if pg.Token, err = c.decodePageToken(raw, p.Route, pg.filters, p.MaxAge); err != nil {
+		return Page{}, err
 	}
-	if err := c.awaitHeights(ctx, heights, pg.Token.Heights); err != nil {
-		return page{}, err
+	if err := c.AwaitHeights(ctx, heights, pg.Token.Heights); err != nil {
+		return Page{}, err
 	}
 	return pg, nil
 }
@@ -88,7 +88,7 @@ func (c *Core) decodePageToken(raw, route string, filters FilterHash, maxAge tim
 	token, err := DecodePageToken(c.node.PageTokenKey(), raw, route, filters, maxAge, c.now())
 	switch {
 	case errors.Is(err, errInvalidPageToken):
-		return PageToken{}, badRequest("%v", err)
+		return PageToken{}, BadRequest("%v", err)
 	case err != nil:
 		return PageToken{}, fmt.Errorf("decoding page token: %w", err)
 	}
@@ -98,7 +98,7 @@ func (c *Core) decodePageToken(raw, route string, filters FilterHash, maxAge tim
 // nextPageToken signs the token of the page after pg: position and extra
 // are the route's cursor (see PageToken), the heights those the request
 // read (cutHeights).
-func (c *Core) nextPageToken(pg page, position int64, extra []byte) (string, error) {
+func (c *Core) NextPageToken(pg Page, position int64, extra []byte) (string, error) {
 	token, err := EncodePageToken(c.node.PageTokenKey(), PageToken{
 		Route:    pg.route,
 		Filters:  pg.filters,
@@ -115,7 +115,7 @@ func (c *Core) nextPageToken(pg page, position int64, extra []byte) (string, err
 
 // trimPage cuts items, read with a limit of size+1, to the page size and
 // reports whether another page exists.
-func trimPage[T any](items []T, size int) ([]T, bool) {
+func TrimPage[T any](items []T, size int) ([]T, bool) {
 	if len(items) > size {
 		return items[:size], true
 	}
@@ -125,14 +125,30 @@ func trimPage[T any](items []T, size int) ([]T, bool) {
 // resumeAfter decodes the cursor in the token's Extra: nil on the first
 // page. Tokens are signed, so a cursor that does not decode comes from
 // another avadata version, not from a forger.
-func resumeAfter[T any](pg page, decode func([]byte) (T, bool)) (*T, error) {
+func ResumeAfter[T any](pg Page, decode func([]byte) (T, bool)) (*T, error) {
 	if pg.First {
 		return nil, nil
 	}
 	pos, ok := decode(pg.Token.Extra)
 	if !ok {
-		return nil, badRequest("%v: its position is not one this version understands; start again from the first page",
+		return nil, BadRequest("%v: its position is not one this version understands; start again from the first page",
 			errInvalidPageToken)
 	}
 	return &pos, nil
+}
+
+// pinnedHeight is the height a listing may show: the chain's indexed height
+// on the first page (as the request recorded it when it resolved the
+// chain), the height the first page pinned on later ones. The response
+// reflects exactly that height, and the next token carries it.
+func (c *Core) PinnedHeight(pg Page, stream string) uint64 {
+	height := uint64(pg.Token.Position)
+	if pg.First {
+		var seen bool
+		if height, seen = pg.heights().Height(stream); !seen {
+			height = c.CurrentHeight(stream)
+		}
+	}
+	pg.heights().Pin(stream, height)
+	return height
 }

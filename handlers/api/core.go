@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"time"
@@ -48,3 +48,16 @@ func (c *Core) Log() logging.Logger { return c.log }
 
 // Version is the avadata version the API reports.
 func (c *Core) Version() string { return c.version }
+
+// NodeView is the plugin's view of its node.
+type NodeView interface {
+	// Network is the identity of the host node's network and of the chains
+	// avadata follows.
+	Network() netinfo.Info
+	// Statuses reports the progress of every followed chain.
+	Statuses() []follower.Status
+	// PageTokenKey is the secret that signs page tokens: the pageTokenSecret
+	// replicas share, else the node's own (persisted, so tokens survive
+	// restarts).
+	PageTokenKey() []byte
+}

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"errors"
@@ -15,11 +15,11 @@ import (
 // fragment (typically the parameter name and the allowed values).
 func requireBadRequest(t *testing.T, err error, fragments ...string) {
 	t.Helper()
-	var apiErr *apiError
+	var apiErr *Error
 	require.ErrorAs(t, err, &apiErr)
-	require.Equal(t, http.StatusBadRequest, apiErr.status)
+	require.Equal(t, http.StatusBadRequest, apiErr.Status)
 	for _, f := range fragments {
-		require.Contains(t, apiErr.message, f)
+		require.Contains(t, apiErr.Message, f)
 	}
 }
 
@@ -38,22 +38,22 @@ func TestParsePageSize(t *testing.T) {
 		want    int
 		wantErr []string
 	}{
-		{name: "absent takes default", query: "", rule: standardPageSize(), want: 10},
-		{name: "empty takes default", query: "pageSize=", rule: standardPageSize(), want: 10},
-		{name: "min", query: "pageSize=1", rule: standardPageSize(), want: 1},
-		{name: "max", query: "pageSize=100", rule: standardPageSize(), want: 100},
-		{name: "zero", query: "pageSize=0", rule: standardPageSize(), wantErr: []string{"pageSize", "between 1 and 100"}},
-		{name: "above max", query: "pageSize=101", rule: standardPageSize(), wantErr: []string{"pageSize", "between 1 and 100"}},
-		{name: "negative", query: "pageSize=-5", rule: standardPageSize(), wantErr: []string{"pageSize"}},
-		{name: "not a number", query: "pageSize=ten", rule: standardPageSize(), wantErr: []string{"pageSize", `"ten"`}},
-		{name: "float", query: "pageSize=1.5", rule: standardPageSize(), wantErr: []string{"pageSize"}},
-		{name: "overflow", query: "pageSize=99999999999999999999", rule: standardPageSize(), wantErr: []string{"pageSize"}},
-		{name: "first of repeated", query: "pageSize=7&pageSize=500", rule: standardPageSize(), want: 7},
-		{name: "erc721 max", query: "pageSize=500", rule: erc721PageSize(), want: 500},
-		{name: "erc721 above max", query: "pageSize=501", rule: erc721PageSize(), wantErr: []string{"between 1 and 500"}},
-		{name: "nft holders default", query: "", rule: nftHolderPageSize(), want: 1000},
-		{name: "nft holders max", query: "pageSize=5000", rule: nftHolderPageSize(), want: 5000},
-		{name: "nft holders above max", query: "pageSize=5001", rule: nftHolderPageSize(), wantErr: []string{"between 1 and 5000"}},
+		{name: "absent takes default", query: "", rule: StandardPageSize(), want: 10},
+		{name: "empty takes default", query: "pageSize=", rule: StandardPageSize(), want: 10},
+		{name: "min", query: "pageSize=1", rule: StandardPageSize(), want: 1},
+		{name: "max", query: "pageSize=100", rule: StandardPageSize(), want: 100},
+		{name: "zero", query: "pageSize=0", rule: StandardPageSize(), wantErr: []string{"pageSize", "between 1 and 100"}},
+		{name: "above max", query: "pageSize=101", rule: StandardPageSize(), wantErr: []string{"pageSize", "between 1 and 100"}},
+		{name: "negative", query: "pageSize=-5", rule: StandardPageSize(), wantErr: []string{"pageSize"}},
+		{name: "not a number", query: "pageSize=ten", rule: StandardPageSize(), wantErr: []string{"pageSize", `"ten"`}},
+		{name: "float", query: "pageSize=1.5", rule: StandardPageSize(), wantErr: []string{"pageSize"}},
+		{name: "overflow", query: "pageSize=99999999999999999999", rule: StandardPageSize(), wantErr: []string{"pageSize"}},
+		{name: "first of repeated", query: "pageSize=7&pageSize=500", rule: StandardPageSize(), want: 7},
+		{name: "erc721 max", query: "pageSize=500", rule: Erc721PageSize(), want: 500},
+		{name: "erc721 above max", query: "pageSize=501", rule: Erc721PageSize(), wantErr: []string{"between 1 and 500"}},
+		{name: "nft holders default", query: "", rule: NFTHolderPageSize(), want: 1000},
+		{name: "nft holders max", query: "pageSize=5000", rule: NFTHolderPageSize(), want: 5000},
+		{name: "nft holders above max", query: "pageSize=5001", rule: NFTHolderPageSize(), wantErr: []string{"between 1 and 5000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,10 +74,10 @@ func TestParseSortOrder(t *testing.T) {
 		want    sortOrder
 		wantErr bool
 	}{
-		{query: "", want: sortDesc},
-		{query: "sortOrder=asc", want: sortAsc},
-		{query: "sortOrder=desc", want: sortDesc},
-		{query: "sortOrder=ASC", want: sortAsc},
+		{query: "", want: SortDesc},
+		{query: "sortOrder=asc", want: SortAsc},
+		{query: "sortOrder=desc", want: SortDesc},
+		{query: "sortOrder=ASC", want: SortAsc},
 		{query: "sortOrder=up", wantErr: true},
 		{query: "sortOrder=ascending", wantErr: true},
 	}
@@ -98,15 +98,15 @@ func TestParseTimestampRange(t *testing.T) {
 	tests := []struct {
 		name    string
 		query   string
-		want    timestampRange
+		want    TimestampRange
 		wantErr []string
 	}{
 		{name: "none", query: ""},
-		{name: "start only", query: "startTimestamp=5", want: timestampRange{Start: bound[int64]{5, true}}},
-		{name: "end only", query: "endTimestamp=9", want: timestampRange{End: bound[int64]{9, true}}},
-		{name: "zero allowed", query: "startTimestamp=0&endTimestamp=0", want: timestampRange{bound[int64]{0, true}, bound[int64]{0, true}}},
-		{name: "equal allowed", query: "startTimestamp=7&endTimestamp=7", want: timestampRange{bound[int64]{7, true}, bound[int64]{7, true}}},
-		{name: "ordered", query: "startTimestamp=1&endTimestamp=2", want: timestampRange{bound[int64]{1, true}, bound[int64]{2, true}}},
+		{name: "start only", query: "startTimestamp=5", want: TimestampRange{Start: Bound[int64]{5, true}}},
+		{name: "end only", query: "endTimestamp=9", want: TimestampRange{End: Bound[int64]{9, true}}},
+		{name: "zero allowed", query: "startTimestamp=0&endTimestamp=0", want: TimestampRange{Bound[int64]{0, true}, Bound[int64]{0, true}}},
+		{name: "equal allowed", query: "startTimestamp=7&endTimestamp=7", want: TimestampRange{Bound[int64]{7, true}, Bound[int64]{7, true}}},
+		{name: "ordered", query: "startTimestamp=1&endTimestamp=2", want: TimestampRange{Bound[int64]{1, true}, Bound[int64]{2, true}}},
 		{name: "start after end", query: "startTimestamp=3&endTimestamp=2", wantErr: []string{"startTimestamp", "endTimestamp"}},
 		{name: "negative start", query: "startTimestamp=-1", wantErr: []string{"startTimestamp", ">= 0"}},
 		{name: "negative end", query: "endTimestamp=-1", wantErr: []string{"endTimestamp", ">= 0"}},
@@ -115,7 +115,7 @@ func TestParseTimestampRange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseTimestampRange(query(t, tt.query))
+			got, err := ParseTimestampRange(query(t, tt.query))
 			if tt.wantErr != nil {
 				requireBadRequest(t, err, tt.wantErr...)
 				return
@@ -130,22 +130,22 @@ func TestParseBlockRange(t *testing.T) {
 	tests := []struct {
 		name    string
 		query   string
-		want    blockRange
+		want    BlockRange
 		wantErr []string
 	}{
 		{name: "none", query: ""},
-		{name: "start only", query: "startBlock=0", want: blockRange{Start: bound[uint64]{0, true}}},
-		{name: "end only", query: "endBlock=10", want: blockRange{End: bound[uint64]{10, true}}},
-		{name: "ordered", query: "startBlock=1&endBlock=2", want: blockRange{bound[uint64]{1, true}, bound[uint64]{2, true}}},
+		{name: "start only", query: "startBlock=0", want: BlockRange{Start: Bound[uint64]{0, true}}},
+		{name: "end only", query: "endBlock=10", want: BlockRange{End: Bound[uint64]{10, true}}},
+		{name: "ordered", query: "startBlock=1&endBlock=2", want: BlockRange{Bound[uint64]{1, true}, Bound[uint64]{2, true}}},
 		{name: "equal rejected", query: "startBlock=2&endBlock=2", wantErr: []string{"startBlock", "endBlock", "less than"}},
 		{name: "reversed", query: "startBlock=3&endBlock=2", wantErr: []string{"startBlock", "endBlock"}},
 		{name: "negative", query: "startBlock=-1", wantErr: []string{"startBlock", "non-negative"}},
 		{name: "hex", query: "endBlock=0x10", wantErr: []string{"endBlock", "non-negative"}},
-		{name: "max uint64", query: "endBlock=18446744073709551615", want: blockRange{End: bound[uint64]{18446744073709551615, true}}},
+		{name: "max uint64", query: "endBlock=18446744073709551615", want: BlockRange{End: Bound[uint64]{18446744073709551615, true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseBlockRange(query(t, tt.query))
+			got, err := ParseBlockRange(query(t, tt.query))
 			if tt.wantErr != nil {
 				requireBadRequest(t, err, tt.wantErr...)
 				return
@@ -158,21 +158,21 @@ func TestParseBlockRange(t *testing.T) {
 
 func TestParseCurrency(t *testing.T) {
 	for _, code := range currencyCodes() {
-		got, err := parseCurrency(query(t, "currency="+code))
+		got, err := ParseCurrency(query(t, "currency="+code))
 		require.NoError(t, err)
 		require.Equal(t, code, got)
 	}
 	require.Len(t, currencyCodes(), 14)
 
-	got, err := parseCurrency(query(t, ""))
+	got, err := ParseCurrency(query(t, ""))
 	require.NoError(t, err)
 	require.Equal(t, "usd", got)
 
-	got, err = parseCurrency(query(t, "currency=EUR"))
+	got, err = ParseCurrency(query(t, "currency=EUR"))
 	require.NoError(t, err)
 	require.Equal(t, "eur", got, "codes are returned lower-case")
 
-	_, err = parseCurrency(query(t, "currency=btc"))
+	_, err = ParseCurrency(query(t, "currency=btc"))
 	requireBadRequest(t, err, "currency", `"btc"`, "'usd'", "'nzd'")
 }
 
@@ -204,7 +204,7 @@ func TestParseList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseList(query(t, tt.query), "addresses", tt.max, tt.validate)
+			got, err := ParseList(query(t, tt.query), "addresses", tt.max, tt.validate)
 			if tt.wantErr != nil {
 				requireBadRequest(t, err, tt.wantErr...)
 				return
@@ -222,6 +222,6 @@ func TestParseListStopsAtLimit(t *testing.T) {
 		items[i] = "node" + strconv.Itoa(i)
 	}
 	q := url.Values{"nodeIds": {strings.Join(items, ",")}}
-	_, err := parseList(q, "nodeIds", 64, nil)
+	_, err := ParseList(q, "nodeIds", 64, nil)
 	requireBadRequest(t, err, "nodeIds", "more than 64")
 }

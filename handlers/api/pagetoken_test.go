@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"encoding/base64"
@@ -16,7 +16,7 @@ func TestPageTokenRoundTrip(t *testing.T) {
 	tests := []PageToken{
 		{Route: "avgTps", Filters: NewFilterHash("avgTps", "C"), Position: 1_699_920_000, IssuedAt: now},
 		{Route: "r", Position: -1, IssuedAt: now, Extra: []byte{1, 2, 3}},
-		{Route: strings.Repeat("r", maxRouteLen), Position: 1<<63 - 1, IssuedAt: now, Extra: make([]byte, maxExtraLen)},
+		{Route: strings.Repeat("r", maxRouteLen), Position: 1<<63 - 1, IssuedAt: now, Extra: make([]byte, MaxExtraLen)},
 	}
 	for _, want := range tests {
 		s, err := EncodePageToken(key, want)
@@ -40,7 +40,7 @@ func TestEncodePageTokenRejects(t *testing.T) {
 	require.ErrorContains(t, err, "empty signing key")
 	_, err = EncodePageToken([]byte("k"), PageToken{Route: strings.Repeat("r", maxRouteLen+1)})
 	require.Error(t, err)
-	_, err = EncodePageToken([]byte("k"), PageToken{Route: "r", Extra: make([]byte, maxExtraLen+1)})
+	_, err = EncodePageToken([]byte("k"), PageToken{Route: "r", Extra: make([]byte, MaxExtraLen+1)})
 	require.Error(t, err)
 }
 

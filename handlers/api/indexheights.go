@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"net/http"
@@ -38,11 +38,11 @@ import (
 // headerIndexedHeight is the response header naming the heights a response
 // reflects: "<stream>=<height>", comma-separated when a response read
 // several streams, sorted by stream name. E.g. "C=1234" or "P=10, X=7".
-const headerIndexedHeight = "X-Indexed-Height"
+const HeaderIndexedHeight = "X-Indexed-Height"
 
 // vertexStream names the X-chain vertex follower: its follower.Identity
 // name (indexer.add), which /v1/status shows too.
-const vertexStream = "X-vertices"
+const VertexStream = "X-vertices"
 
 // StreamHeight is the indexed height of one stream.
 type StreamHeight struct {
@@ -51,7 +51,7 @@ type StreamHeight struct {
 }
 
 // chainStream names the block stream of chain.
-func chainStream(node netinfo.Info, chain netinfo.Chain) string {
+func ChainStream(node netinfo.Info, chain netinfo.Chain) string {
 	if chain.IsPrimary() {
 		return chain.String()
 	}
@@ -59,7 +59,7 @@ func chainStream(node netinfo.Info, chain netinfo.Chain) string {
 }
 
 // evmChainStream names the block stream of an EVM chain.
-func evmChainStream(ci netinfo.ChainInfo) string {
+func EVMChainStream(ci netinfo.ChainInfo) string {
 	if ci.Chain.IsPrimary() {
 		return ci.Chain.String()
 	}
@@ -67,48 +67,48 @@ func evmChainStream(ci netinfo.ChainInfo) string {
 }
 
 // streamStatus is what a replica knows of one of its streams.
-type streamStatus struct {
-	height uint64
+type StreamStatus struct {
+	Height uint64
 	// blocksPerSecond is the follower's recent rate, for Retry-After.
-	blocksPerSecond float64
-	paused          bool
+	BlocksPerSecond float64
+	Paused          bool
 }
 
 // streamStatuses reads the follower statuses, by stream name. The X-chain
 // reports two followers: its blocks, then its vertices.
-func (c *Core) streamStatuses() map[string]streamStatus {
+func (c *Core) StreamStatuses() map[string]StreamStatus {
 	node := c.Network()
-	out := map[string]streamStatus{}
+	out := map[string]StreamStatus{}
 	for _, st := range c.Statuses() {
 		stream := statusStream(node, st)
 		if _, seen := out[stream]; !seen {
-			out[stream] = streamStatus{height: st.IndexedHeight, blocksPerSecond: st.BlocksPerSecond, paused: st.Paused}
+			out[stream] = StreamStatus{Height: st.IndexedHeight, BlocksPerSecond: st.BlocksPerSecond, Paused: st.Paused}
 		}
 	}
 	return out
 }
 
 func statusStream(node netinfo.Info, st follower.Status) string {
-	if st.Chain == netinfo.X && st.ChainName == vertexStream {
-		return vertexStream
+	if st.Chain == netinfo.X && st.ChainName == VertexStream {
+		return VertexStream
 	}
-	return chainStream(node, st.Chain)
+	return ChainStream(node, st.Chain)
 }
 
 // currentHeight is stream's indexed height now (0 when it has no follower
 // yet).
-func (c *Core) currentHeight(stream string) uint64 {
-	return c.streamStatuses()[stream].height
+func (c *Core) CurrentHeight(stream string) uint64 {
+	return c.StreamStatuses()[stream].Height
 }
 
 // readsStream records that the request reads stream, at its height now.
-func (c *Core) readsStream(heights *indexedView, stream string) {
-	heights.note(stream, c.currentHeight(stream))
+func (c *Core) ReadsStream(heights *Heights, stream string) {
+	heights.Note(stream, c.CurrentHeight(stream))
 }
 
 // readsChain records that the request reads chain's blocks.
-func (c *Core) readsChain(heights *indexedView, chain netinfo.Chain) {
-	c.readsStream(heights, chainStream(c.Network(), chain))
+func (c *Core) ReadsChain(heights *Heights, chain netinfo.Chain) {
+	c.ReadsStream(heights, ChainStream(c.Network(), chain))
 }
 
 // pageReaches records that a page read items up to height of chain: the
@@ -116,10 +116,10 @@ func (c *Core) readsChain(heights *indexedView, chain netinfo.Chain) {
 // follower's status does not show it yet (the store makes a batch's rows
 // visible before its cursor). A stream without a follower here is left as
 // it is.
-func (c *Core) pageReaches(pg page, chain netinfo.Chain, height uint64) {
-	stream := chainStream(c.Network(), chain)
-	if _, followed := c.streamStatuses()[stream]; followed {
-		pg.heights().atLeast(stream, height)
+func (c *Core) PageReaches(pg Page, chain netinfo.Chain, height uint64) {
+	stream := ChainStream(c.Network(), chain)
+	if _, followed := c.StreamStatuses()[stream]; followed {
+		pg.heights().AtLeast(stream, height)
 	}
 }
 
@@ -127,14 +127,14 @@ func (c *Core) pageReaches(pg page, chain netinfo.Chain, height uint64) {
 // pin; any other at the highest of what the request saw and what is indexed
 // now, after the page's reads, so the token is never below the state the
 // page showed. The view takes the same heights, for the header.
-func (c *Core) cutHeights(view *indexedView) []StreamHeight {
-	now := c.streamStatuses()
-	return view.raiseUnpinned(func(stream string) uint64 { return now[stream].height })
+func (c *Core) cutHeights(view *Heights) []StreamHeight {
+	now := c.StreamStatuses()
+	return view.raiseUnpinned(func(stream string) uint64 { return now[stream].Height })
 }
 
 // indexedView is what one request read of the index. Safe for concurrent
 // use (a handler may read in parallel).
-type indexedView struct {
+type Heights struct {
 	mu      sync.Mutex
 	streams []viewedStream
 }
@@ -146,12 +146,12 @@ type viewedStream struct {
 	pinned bool
 }
 
-func (v *indexedView) find(stream string) int {
+func (v *Heights) find(stream string) int {
 	return slices.IndexFunc(v.streams, func(vs viewedStream) bool { return vs.Stream == stream })
 }
 
 // note records stream at height unless it is recorded already.
-func (v *indexedView) note(stream string, height uint64) {
+func (v *Heights) Note(stream string, height uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.find(stream) < 0 {
@@ -160,7 +160,7 @@ func (v *indexedView) note(stream string, height uint64) {
 }
 
 // height returns the height recorded for stream.
-func (v *indexedView) height(stream string) (uint64, bool) {
+func (v *Heights) Height(stream string) (uint64, bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if i := v.find(stream); i >= 0 {
@@ -170,7 +170,7 @@ func (v *indexedView) height(stream string) (uint64, bool) {
 }
 
 // pin records that the response shows stream at exactly height.
-func (v *indexedView) pin(stream string, height uint64) {
+func (v *Heights) Pin(stream string, height uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	vs := viewedStream{StreamHeight: StreamHeight{Stream: stream, Height: height}, pinned: true}
@@ -183,7 +183,7 @@ func (v *indexedView) pin(stream string, height uint64) {
 
 // atLeast records that the response shows stream at height or above (a
 // page whose last item lies at that height).
-func (v *indexedView) atLeast(stream string, height uint64) {
+func (v *Heights) AtLeast(stream string, height uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	i := v.find(stream)
@@ -197,7 +197,7 @@ func (v *indexedView) atLeast(stream string, height uint64) {
 
 // raiseUnpinned lifts every unpinned stream to at least current(stream)
 // and returns all heights, sorted by stream.
-func (v *indexedView) raiseUnpinned(current func(stream string) uint64) []StreamHeight {
+func (v *Heights) raiseUnpinned(current func(stream string) uint64) []StreamHeight {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	for i := range v.streams {
@@ -209,13 +209,13 @@ func (v *indexedView) raiseUnpinned(current func(stream string) uint64) []Stream
 }
 
 // heights returns the recorded heights, sorted by stream.
-func (v *indexedView) heights() []StreamHeight {
+func (v *Heights) Sorted() []StreamHeight {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.sortedLocked()
 }
 
-func (v *indexedView) sortedLocked() []StreamHeight {
+func (v *Heights) sortedLocked() []StreamHeight {
 	out := make([]StreamHeight, len(v.streams))
 	for i, vs := range v.streams {
 		out[i] = vs.StreamHeight
@@ -225,7 +225,7 @@ func (v *indexedView) sortedLocked() []StreamHeight {
 }
 
 // formatIndexedHeights renders heights as the X-Indexed-Height value.
-func formatIndexedHeights(heights []StreamHeight) string {
+func FormatHeights(heights []StreamHeight) string {
 	parts := make([]string, len(heights))
 	for i, h := range heights {
 		parts[i] = h.Stream + "=" + strconv.FormatUint(h.Height, 10)
@@ -237,15 +237,15 @@ func formatIndexedHeights(heights []StreamHeight) string {
 // goes out, when the handler has done its reads.
 type indexedHeightWriter struct {
 	http.ResponseWriter
-	view        *indexedView
+	view        *Heights
 	wroteHeader bool
 }
 
 func (w *indexedHeightWriter) WriteHeader(status int) {
 	if !w.wroteHeader {
 		w.wroteHeader = true
-		if heights := w.view.heights(); len(heights) > 0 {
-			w.Header().Set(headerIndexedHeight, formatIndexedHeights(heights))
+		if heights := w.view.Sorted(); len(heights) > 0 {
+			w.Header().Set(HeaderIndexedHeight, FormatHeights(heights))
 		}
 	}
 	w.ResponseWriter.WriteHeader(status)

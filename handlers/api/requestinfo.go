@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"context"
@@ -8,53 +8,53 @@ import (
 // requestInfo is what the outer layers learn about a request before routing
 // and what inner layers (error writer, logging, metrics) need back. It lives
 // in the request context, one per request.
-type requestInfo struct {
+type RequestInfo struct {
 	// route is the name of the matched route, or one of the pseudo routes
 	// below; it labels metrics and logs.
-	route string
+	Route string
 	// metricsService is true for paths under the metrics base ({metrics_url}
 	// = {base_url}/metrics), whose error bodies carry message as []string.
-	metricsService bool
+	MetricsService bool
 	// client says how the rate limiter told the client (empty if the
 	// request never reached it); it labels a metric.
-	client clientSource
+	Client ClientSource
 }
 
 // Pseudo route names for requests that matched no route.
 const (
-	routeNotFound         = "notFound"
-	routeMethodNotAllowed = "methodNotAllowed"
+	RouteNotFound         = "notFound"
+	RouteMethodNotAllowed = "methodNotAllowed"
 )
 
 // metricsPrefix is the path of the metrics service relative to the base URL.
-const metricsPrefix = "/metrics"
+const MetricsPrefix = "/metrics"
 
 type requestInfoKey struct{}
 
-func withRequestInfo(ctx context.Context, info *requestInfo) context.Context {
+func WithRequestInfo(ctx context.Context, info *RequestInfo) context.Context {
 	return context.WithValue(ctx, requestInfoKey{}, info)
 }
 
 // requestInfoFrom returns the request's info, or an empty one for requests
 // that did not go through the outer handler (direct calls in tests).
-func requestInfoFrom(ctx context.Context) *requestInfo {
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
+func RequestInfoFrom(ctx context.Context) *RequestInfo {
+	if info, ok := ctx.Value(requestInfoKey{}).(*RequestInfo); ok {
 		return info
 	}
-	return &requestInfo{}
+	return &RequestInfo{}
 }
 
 // isMetricsPath reports whether path (already stripped of /ext/bc/<id>)
 // addresses the metrics service.
-func isMetricsPath(path string) bool {
-	return path == metricsPrefix || strings.HasPrefix(path, metricsPrefix+"/")
+func IsMetricsPath(path string) bool {
+	return path == MetricsPrefix || strings.HasPrefix(path, MetricsPrefix+"/")
 }
 
 // stripChainPrefix removes the node's "/ext/bc/<chainID or alias>" prefix.
 // The node hands the plugin the full request path, and the chain segment
 // varies (cb58 ID or any alias), so http.StripPrefix cannot do this. Paths
 // without the prefix are served as they are, which is what tests use.
-func stripChainPrefix(path string) string {
+func StripChainPrefix(path string) string {
 	const nodePrefix = "/ext/bc/"
 	if !strings.HasPrefix(path, nodePrefix) {
 		if path == "" {
@@ -69,3 +69,14 @@ func stripChainPrefix(path string) string {
 	}
 	return rest[slash:]
 }
+
+// clientSource says how a request's client was found; it labels a metric
+// and names the client in a 429's message.
+type ClientSource string
+
+const (
+	SourcePeer        ClientSource = "peer"         // the node passed the peer's address
+	SourceForwarded   ClientSource = "forwarded"    // from a trusted proxy's X-Forwarded-For
+	SourceUnknownPeer ClientSource = "unknown_peer" // no address: one shared bucket
+	SourceAPIKey      ClientSource = "api_key"      // a known API key; no address needed
+)

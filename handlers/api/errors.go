@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"context"
@@ -13,25 +13,25 @@ import (
 // contentTypeJSON is set on every reply, success or error: SDK clients only
 // match a response when its content type is application/json, and net/http
 // would otherwise sniff our bodies as text/plain.
-const contentTypeJSON = "application/json"
+const ContentTypeJSON = "application/json"
 
 // apiError is an error that maps to a specific HTTP status and a message
 // meant for the client. Any other error reaching the top of a handler is an
 // internal failure and is reported as a generic 500.
-type apiError struct {
-	status  int
-	message string
+type Error struct {
+	Status  int
+	Message string
 }
 
-func (e *apiError) Error() string { return e.message }
+func (e *Error) Error() string { return e.Message }
 
 // newAPIError builds an apiError with a formatted client-facing message.
-func newAPIError(status int, format string, args ...any) *apiError {
-	return &apiError{status: status, message: fmt.Sprintf(format, args...)}
+func NewError(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Message: fmt.Sprintf(format, args...)}
 }
 
-func badRequest(format string, args ...any) *apiError {
-	return newAPIError(http.StatusBadRequest, format, args...)
+func BadRequest(format string, args ...any) *Error {
+	return NewError(http.StatusBadRequest, format, args...)
 }
 
 // dataErrorBody is the error body of the data service: message is a string.
@@ -52,7 +52,7 @@ type metricsErrorBody struct {
 // errorBody returns the spec error body for status and message in the
 // flavour of the service that r addresses.
 func errorBody(r *http.Request, status int, message string) any {
-	if requestInfoFrom(r.Context()).metricsService {
+	if RequestInfoFrom(r.Context()).MetricsService {
 		return metricsErrorBody{
 			Message:    []string{message},
 			Error:      http.StatusText(status),
@@ -67,35 +67,35 @@ func errorBody(r *http.Request, status int, message string) any {
 }
 
 // writeErrorStatus writes the spec error body with the given status.
-func writeErrorStatus(w http.ResponseWriter, r *http.Request, status int, message string) {
-	writeJSON(w, status, errorBody(r, status, message))
+func WriteError(w http.ResponseWriter, r *http.Request, status int, message string) {
+	WriteJSON(w, status, errorBody(r, status, message))
 }
 
-func notFound(format string, args ...any) *apiError {
-	return newAPIError(http.StatusNotFound, format, args...)
+func NotFound(format string, args ...any) *Error {
+	return NewError(http.StatusNotFound, format, args...)
 }
 
 // toAPIError classifies err: apiErrors pass through, a context error means
 // the request ran out of time (timeout is the request deadline, for the
 // message) or was cancelled, anything else is an internal failure whose
 // details stay in the log rather than in the reply.
-func toAPIError(err error, timeout time.Duration) (apiErr *apiError, internal bool) {
+func ToError(err error, timeout time.Duration) (apiErr *Error, internal bool) {
 	switch {
 	case errors.As(err, &apiErr):
 		return apiErr, false
 	case errors.Is(err, context.DeadlineExceeded):
-		return newAPIError(http.StatusServiceUnavailable,
+		return NewError(http.StatusServiceUnavailable,
 			"the request did not finish within %s; try again, or ask for less (smaller pageSize or block range)", timeout), false
 	case errors.Is(err, context.Canceled):
-		return newAPIError(http.StatusServiceUnavailable, "the request was cancelled; try again"), false
+		return NewError(http.StatusServiceUnavailable, "the request was cancelled; try again"), false
 	default:
-		return newAPIError(http.StatusInternalServerError, "internal error; see the node's log"), true
+		return NewError(http.StatusInternalServerError, "internal error; see the node's log"), true
 	}
 }
 
 // writeJSON encodes v before touching the response, so an encoding failure
 // still produces a well-formed 500 instead of a truncated body.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {
 		status = http.StatusInternalServerError
@@ -104,13 +104,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 			http.StatusText(status), status,
 		))
 	}
-	w.Header().Set("Content-Type", contentTypeJSON)
+	w.Header().Set("Content-Type", ContentTypeJSON)
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
 
 // quoteList renders values as "'a', 'b', 'c'" for error messages.
-func quoteList(values []string) string {
+func QuoteList(values []string) string {
 	quoted := make([]string, len(values))
 	for i, v := range values {
 		quoted[i] = "'" + v + "'"

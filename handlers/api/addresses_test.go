@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func TestParsePrimaryAddress(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parsePrimaryAddress(tt.in, "local")
+			got, err := ParsePrimaryAddress(tt.in, "local")
 			if tt.wantErr != "" {
 				require.ErrorContains(t, err, tt.wantErr)
 				return
@@ -50,11 +50,11 @@ func TestPrimaryAddressListParameter(t *testing.T) {
 	local, err := address.FormatBech32("local", payload)
 	require.NoError(t, err)
 
-	got, err := parseList(query(t, "addresses=P-"+local+",X-"+local), "addresses", 64, primaryAddressValidator("local"))
+	got, err := ParseList(query(t, "addresses=P-"+local+",X-"+local), "addresses", 64, primaryAddressValidator("local"))
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 
-	_, err = parseList(query(t, "addresses=P-"+local+",bad"), "addresses", 64, primaryAddressValidator("local"))
+	_, err = ParseList(query(t, "addresses=P-"+local+",bad"), "addresses", 64, primaryAddressValidator("local"))
 	requireBadRequest(t, err, "addresses", `"bad"`, "not a bech32 address")
 }
 
@@ -74,7 +74,7 @@ func TestValidateEVMAddress(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			err := validateEVMAddress(tt.in)
+			err := ValidateEVMAddress(tt.in)
 			if tt.valid {
 				require.NoError(t, err)
 			} else {

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"context"
@@ -30,15 +30,15 @@ const (
 	replicaWaitPoll = 25 * time.Millisecond
 	// Retry-After bounds, in seconds. Without a rate to estimate from (a
 	// paused or idle follower) the reply says defaultRetryAfter.
-	minRetryAfter     = 1
-	maxRetryAfter     = 30
-	defaultRetryAfter = 2
+	MinRetryAfter     = 1
+	MaxRetryAfter     = 30
+	DefaultRetryAfter = 2
 )
 
 // awaitHeights returns once this replica's index has reached every height
 // in want, waiting as long as replicaWaitLimit allows; after that, a
 // replicaBehindError. The request's view then shows at least those heights.
-func (c *Core) awaitHeights(ctx context.Context, heights *indexedView, want []StreamHeight) error {
+func (c *Core) AwaitHeights(ctx context.Context, heights *Heights, want []StreamHeight) error {
 	if len(want) == 0 {
 		return nil
 	}
@@ -49,11 +49,11 @@ func (c *Core) awaitHeights(ctx context.Context, heights *indexedView, want []St
 		}
 	}
 	for {
-		have := c.streamStatuses()
+		have := c.StreamStatuses()
 		behind := streamsBehind(have, want)
 		if len(behind) == 0 {
 			for _, w := range want {
-				heights.atLeast(w.Stream, have[w.Stream].height)
+				heights.AtLeast(w.Stream, have[w.Stream].Height)
 			}
 			return nil
 		}
@@ -70,10 +70,10 @@ func (c *Core) awaitHeights(ctx context.Context, heights *indexedView, want []St
 }
 
 // streamsBehind lists the heights of want that have is below.
-func streamsBehind(have map[string]streamStatus, want []StreamHeight) []StreamHeight {
+func streamsBehind(have map[string]StreamStatus, want []StreamHeight) []StreamHeight {
 	var behind []StreamHeight
 	for _, w := range want {
-		if have[w.Stream].height < w.Height {
+		if have[w.Stream].Height < w.Height {
 			behind = append(behind, w)
 		}
 	}
@@ -83,22 +83,24 @@ func streamsBehind(have map[string]streamStatus, want []StreamHeight) []StreamHe
 // replicaBehindError is the 503 of a replica whose index has not reached a
 // page token's heights. adapt sends its Retry-After.
 type replicaBehindError struct {
-	*apiError
+	apiErr            *Error
 	retryAfterSeconds int
 }
 
-func (e *replicaBehindError) Unwrap() error { return e.apiError }
+func (e *replicaBehindError) Error() string { return e.apiErr.Error() }
 
-func newReplicaBehindError(have map[string]streamStatus, behind []StreamHeight) *replicaBehindError {
+func (e *replicaBehindError) Unwrap() error { return e.apiErr }
+
+func newReplicaBehindError(have map[string]StreamStatus, behind []StreamHeight) *replicaBehindError {
 	parts := make([]string, len(behind))
 	retry := 0
 	for i, b := range behind {
 		st := have[b.Stream]
-		parts[i] = fmt.Sprintf("%s is indexed to height %d, the token was cut at %d", b.Stream, st.height, b.Height)
-		retry = max(retry, retryAfterFor(b.Height-st.height, st))
+		parts[i] = fmt.Sprintf("%s is indexed to height %d, the token was cut at %d", b.Stream, st.Height, b.Height)
+		retry = max(retry, RetryAfterFor(b.Height-st.Height, st))
 	}
 	return &replicaBehindError{
-		apiError: newAPIError(http.StatusServiceUnavailable,
+		apiErr: NewError(http.StatusServiceUnavailable,
 			"this replica's index is behind the pageToken (%s): another replica served the previous page from a newer state; "+
 				"retry in %ds, here or on another replica", strings.Join(parts, "; "), retry),
 		retryAfterSeconds: retry,
@@ -107,12 +109,12 @@ func newReplicaBehindError(have map[string]streamStatus, behind []StreamHeight) 
 
 // retryAfterFor estimates, in whole seconds, how long a follower needs for
 // missing more blocks at its recent rate.
-func retryAfterFor(missing uint64, st streamStatus) int {
-	if st.paused || st.blocksPerSecond <= 0 {
-		return defaultRetryAfter
+func RetryAfterFor(missing uint64, st StreamStatus) int {
+	if st.Paused || st.BlocksPerSecond <= 0 {
+		return DefaultRetryAfter
 	}
-	secs := math.Ceil(float64(missing) / st.blocksPerSecond)
-	return int(min(max(secs, minRetryAfter), maxRetryAfter))
+	secs := math.Ceil(float64(missing) / st.BlocksPerSecond)
+	return int(min(max(secs, MinRetryAfter), MaxRetryAfter))
 }
 
 // setRetryAfter sends the Retry-After of an error that has one.

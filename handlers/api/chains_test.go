@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"net/http"
@@ -59,7 +59,7 @@ func TestResolveNetwork(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := resolveNetwork(tt.segment, tt.node)
+			err := ResolveNetwork(tt.segment, tt.node)
 			if tt.wantErr != nil {
 				requireBadRequest(t, err, tt.wantErr...)
 				return
@@ -152,7 +152,7 @@ func TestResolveEVMChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := resolveEVMChain(tt.segment, node)
+			got, err := ResolveEVMChain(tt.segment, node)
 			if tt.wantErr != nil {
 				requireBadRequest(t, err, tt.wantErr...)
 				return
@@ -166,22 +166,22 @@ func TestResolveEVMChain(t *testing.T) {
 func TestResolveEVMChainBeforeItsIDIsRead(t *testing.T) {
 	node := localInfo()
 	node.Chains[3].EVMChainID = 0
-	_, err := resolveEVMChain(testSubnetChainID.String(), node)
-	var apiErr *apiError
+	_, err := ResolveEVMChain(testSubnetChainID.String(), node)
+	var apiErr *Error
 	require.ErrorAs(t, err, &apiErr)
-	require.Equal(t, http.StatusServiceUnavailable, apiErr.status)
-	require.Contains(t, apiErr.message, "not known yet")
-	_, err = resolveEVMChain("0", node)
+	require.Equal(t, http.StatusServiceUnavailable, apiErr.Status)
+	require.Contains(t, apiErr.Message, "not known yet")
+	_, err = ResolveEVMChain("0", node)
 	requireBadRequest(t, err, "unsupported chainId '0'", "EVM chain id not read yet")
 }
 
 func TestResolveEVMChainNumber(t *testing.T) {
 	node := localInfo()
-	got, err := resolveEVMChainNumber("779672", node)
+	got, err := ResolveEVMChainNumber("779672", node)
 	require.NoError(t, err)
 	require.Equal(t, testSubnetChain, got.Chain)
 	for _, bad := range []string{testCChainID.String(), "c-chain", "0x1"} {
-		_, err := resolveEVMChainNumber(bad, node)
+		_, err := ResolveEVMChainNumber(bad, node)
 		requireBadRequest(t, err, "EVM chain id number", "not a blockchain id")
 	}
 }
@@ -209,7 +209,7 @@ func TestResolveMetricsChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.segment, func(t *testing.T) {
-			got, err := resolveMetricsChain(tt.segment, node)
+			got, err := ResolveMetricsChain(tt.segment, node)
 			if tt.wantErr != nil {
 				requireBadRequest(t, err, tt.wantErr...)
 				return

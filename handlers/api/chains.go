@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"fmt"
@@ -14,9 +14,9 @@ import (
 
 // Path parameter names.
 const (
-	paramNetwork      = "network"
+	ParamNetwork      = "network"
 	paramBlockchainID = "blockchainId"
-	paramChainID      = "chainId"
+	ParamChainID      = "chainId"
 )
 
 // networkNames maps the {network} names of the spec, plus "local", to network
@@ -33,20 +33,20 @@ func networkNames() map[string]uint32 {
 // resolveNetwork checks the {network} path segment against the node's
 // network. The node serves exactly one network; asking it about another one
 // is a client mistake worth spelling out, not an empty result.
-func resolveNetwork(segment string, node netinfo.Info) error {
-	same, err := isNodeNetwork(paramNetwork, segment, node)
+func ResolveNetwork(segment string, node netinfo.Info) error {
+	same, err := IsNodeNetwork(ParamNetwork, segment, node)
 	if err != nil {
 		return err
 	}
 	if !same {
-		return badRequest("this node serves network '%s'; request was for '%s'", node.Name(), segment)
+		return BadRequest("this node serves network '%s'; request was for '%s'", node.Name(), segment)
 	}
 	return nil
 }
 
 // isNodeNetwork reports whether the network name s (parameter param) is
 // the node's network; a name that is no network at all is a 400.
-func isNodeNetwork(param, s string, node netinfo.Info) (bool, error) {
+func IsNodeNetwork(param, s string, node netinfo.Info) (bool, error) {
 	name := strings.ToLower(s)
 	if name == node.Name() {
 		return true, nil // also covers custom networks, e.g. "network-88888"
@@ -57,7 +57,7 @@ func isNodeNetwork(param, s string, node netinfo.Info) (bool, error) {
 		if !slices.Contains(valid, node.Name()) {
 			valid = append(valid, node.Name())
 		}
-		return false, badRequest("invalid %s '%s': must be one of %s", param, truncate(s), quoteList(valid))
+		return false, BadRequest("invalid %s '%s': must be one of %s", param, Truncate(s), QuoteList(valid))
 	}
 	return networkID == node.NetworkID, nil
 }
@@ -82,7 +82,7 @@ func wellKnownChainIDs() []foreignChainID {
 }
 
 // chainByAlias resolves p-chain, x-chain, c-chain (case-insensitive).
-func chainByAlias(s string) (netinfo.Chain, bool) {
+func ChainByAlias(s string) (netinfo.Chain, bool) {
 	for _, c := range netinfo.PrimaryChains() {
 		if strings.EqualFold(s, c.DataAPIAlias()) {
 			return c, true
@@ -104,7 +104,7 @@ func chainByBlockchainID(s string, node netinfo.Info) (netinfo.ChainInfo, bool) 
 
 // chainLabel names a chain in messages: its Data API alias for P, X and C,
 // its name on the P-chain for any other.
-func chainLabel(ci netinfo.ChainInfo) string {
+func ChainLabel(ci netinfo.ChainInfo) string {
 	if ci.Chain.IsPrimary() || ci.Name == "" {
 		return ci.Chain.DataAPIAlias()
 	}
@@ -113,10 +113,10 @@ func chainLabel(ci netinfo.ChainInfo) string {
 
 // foreignChainError explains a well-known chain ID of another network, or
 // returns nil if s is not one.
-func foreignChainError(param, s string, node netinfo.Info) *apiError {
+func foreignChainError(param, s string, node netinfo.Info) *Error {
 	for _, f := range wellKnownChainIDs() {
 		if f.id == s {
-			return badRequest("%s '%s' is the %s of %s; this node serves network '%s', whose %s is '%s' (or use the alias '%s')",
+			return BadRequest("%s '%s' is the %s of %s; this node serves network '%s', whose %s is '%s' (or use the alias '%s')",
 				param, s, f.chain.DataAPIAlias(), f.network, node.Name(),
 				f.chain.DataAPIAlias(), node.ChainID(f.chain), f.chain.DataAPIAlias())
 		}
@@ -130,7 +130,7 @@ func describeChains(chains []netinfo.Chain, node netinfo.Info) string {
 	for i, c := range chains {
 		ci, _ := node.Chain(c)
 		ci.Chain = c
-		parts[i] = "'" + chainLabel(ci) + "' (" + ci.BlockchainID.String() + ")"
+		parts[i] = "'" + ChainLabel(ci) + "' (" + ci.BlockchainID.String() + ")"
 	}
 	return strings.Join(parts, ", ")
 }
@@ -139,7 +139,7 @@ func describeChains(chains []netinfo.Chain, node netinfo.Info) string {
 // ID of the node's network or an alias, restricted to the chains the endpoint
 // serves (allowed).
 func resolveBlockchain(segment string, node netinfo.Info, allowed []netinfo.Chain) (netinfo.Chain, error) {
-	chain, ok := chainByAlias(segment)
+	chain, ok := ChainByAlias(segment)
 	if !ok {
 		var ci netinfo.ChainInfo
 		ci, ok = chainByBlockchainID(segment, node)
@@ -149,13 +149,13 @@ func resolveBlockchain(segment string, node netinfo.Info, allowed []netinfo.Chai
 		if err := foreignChainError(paramBlockchainID, segment, node); err != nil {
 			return 0, err
 		}
-		return 0, badRequest("invalid %s '%s': must be one of %s", paramBlockchainID, truncate(segment), describeChains(allowed, node))
+		return 0, BadRequest("invalid %s '%s': must be one of %s", paramBlockchainID, Truncate(segment), describeChains(allowed, node))
 	}
 	if !slices.Contains(allowed, chain) {
 		ci, _ := node.Chain(chain)
 		ci.Chain = chain
-		return 0, badRequest("%s '%s' (%s) is not supported by this endpoint; allowed: %s",
-			paramBlockchainID, segment, chainLabel(ci), describeChains(allowed, node))
+		return 0, BadRequest("%s '%s' (%s) is not supported by this endpoint; allowed: %s",
+			paramBlockchainID, segment, ChainLabel(ci), describeChains(allowed, node))
 	}
 	return chain, nil
 }
@@ -164,7 +164,7 @@ func resolveBlockchain(segment string, node netinfo.Info, allowed []netinfo.Chai
 // EVM chain the node follows, its cb58 blockchain ID, or, for the C-chain,
 // the alias c-chain (the hosted API's GlobalParamChainId takes "a supported
 // EVM chain id, chain alias, or blockchain id").
-func resolveEVMChain(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
+func ResolveEVMChain(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
 	ci, ok := lookupEVMChain(segment, node)
 	if !ok {
 		return netinfo.ChainInfo{}, unsupportedEVMChain(segment, node)
@@ -172,9 +172,9 @@ func resolveEVMChain(segment string, node netinfo.Info) (netinfo.ChainInfo, erro
 	if ci.EVMChainID == 0 {
 		// Found by blockchain ID before the follower read eth_chainId: every
 		// response carries the EVM chain id, so there is nothing to serve yet.
-		return netinfo.ChainInfo{}, newAPIError(http.StatusServiceUnavailable,
+		return netinfo.ChainInfo{}, NewError(http.StatusServiceUnavailable,
 			"the EVM chain id of '%s' (%s) is not known yet: its follower has not read it from the node; try again shortly",
-			chainLabel(ci), ci.BlockchainID)
+			ChainLabel(ci), ci.BlockchainID)
 	}
 	return ci, nil
 }
@@ -195,21 +195,21 @@ func lookupEVMChain(segment string, node netinfo.Info) (netinfo.ChainInfo, bool)
 
 // unsupportedEVMChain explains why segment names no EVM chain of the node:
 // another network's C-chain, a chain that is not EVM, or nothing known.
-func unsupportedEVMChain(segment string, node netinfo.Info) *apiError {
+func unsupportedEVMChain(segment string, node netinfo.Info) *Error {
 	if n, err := strconv.ParseUint(segment, 10, 64); err == nil {
 		if known, ok := wellKnownCChain(n); ok && known.NetworkID != node.NetworkID {
-			return badRequest("%s %d is the C-chain of %s; this node serves network '%s', whose C-chain is %d",
-				paramChainID, n, known.Name, node.Name(), node.CChainEVMID())
+			return BadRequest("%s %d is the C-chain of %s; this node serves network '%s', whose C-chain is %d",
+				ParamChainID, n, known.Name, node.Name(), node.CChainEVMID())
 		}
 	}
 	if ci, ok := chainByBlockchainID(segment, node); ok {
-		return badRequest("%s '%s' is the %s, which is not an EVM chain; supported EVM chains: %s",
-			paramChainID, segment, chainLabel(ci), describeEVMChains(node))
+		return BadRequest("%s '%s' is the %s, which is not an EVM chain; supported EVM chains: %s",
+			ParamChainID, segment, ChainLabel(ci), describeEVMChains(node))
 	}
-	if err := foreignChainError(paramChainID, segment, node); err != nil {
+	if err := foreignChainError(ParamChainID, segment, node); err != nil {
 		return err
 	}
-	return badRequest("unsupported %s '%s': supported EVM chains: %s", paramChainID, truncate(segment), describeEVMChains(node))
+	return BadRequest("unsupported %s '%s': supported EVM chains: %s", ParamChainID, Truncate(segment), describeEVMChains(node))
 }
 
 // wellKnownCChain returns the named network whose C-chain has EVM chain id n.
@@ -231,7 +231,7 @@ func describeEVMChains(node netinfo.Info) string {
 		if ci.EVMChainID == 0 {
 			id = "(EVM chain id not read yet)"
 		}
-		parts = append(parts, fmt.Sprintf("%s ('%s', blockchain id '%s')", id, chainLabel(ci), ci.BlockchainID))
+		parts = append(parts, fmt.Sprintf("%s ('%s', blockchain id '%s')", id, ChainLabel(ci), ci.BlockchainID))
 	}
 	if len(parts) == 0 {
 		return "none (this node follows no EVM chain)"
@@ -241,22 +241,22 @@ func describeEVMChains(node netinfo.Info) string {
 
 // resolveEVMChainNumber resolves a {chainId} that must be an EVM chain id
 // number (NFT holders: the spec rules out blockchain ids there).
-func resolveEVMChainNumber(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
+func ResolveEVMChainNumber(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
 	if _, err := strconv.ParseUint(segment, 10, 64); err != nil {
-		return netinfo.ChainInfo{}, badRequest("invalid %s '%s': must be an EVM chain id number, not a blockchain id or alias; supported: %s",
-			paramChainID, truncate(segment), describeEVMChains(node))
+		return netinfo.ChainInfo{}, BadRequest("invalid %s '%s': must be an EVM chain id number, not a blockchain id or alias; supported: %s",
+			ParamChainID, Truncate(segment), describeEVMChains(node))
 	}
-	return resolveEVMChain(segment, node)
+	return ResolveEVMChain(segment, node)
 }
 
 // resolveMetricsChain resolves the {chainId} of the metrics endpoints that
 // cover every followed chain (avg TPS): any form resolveEVMChain accepts,
 // plus the aliases and blockchain IDs of the P- and X-chains.
-func resolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, error) {
+func ResolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, error) {
 	if ci, ok := lookupEVMChain(segment, node); ok {
 		return ci.Chain, nil
 	}
-	if chain, ok := chainByAlias(segment); ok {
+	if chain, ok := ChainByAlias(segment); ok {
 		return chain, nil
 	}
 	if ci, ok := chainByBlockchainID(segment, node); ok {
@@ -267,9 +267,9 @@ func resolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, erro
 			return 0, unsupportedEVMChain(segment, node)
 		}
 	}
-	if err := foreignChainError(paramChainID, segment, node); err != nil {
+	if err := foreignChainError(ParamChainID, segment, node); err != nil {
 		return 0, err
 	}
-	return 0, badRequest("unsupported %s '%s': must be one of %s; or an EVM chain id: %s",
-		paramChainID, truncate(segment), describeChains(netinfo.PrimaryChains(), node), describeEVMChains(node))
+	return 0, BadRequest("unsupported %s '%s': must be one of %s; or an EVM chain id: %s",
+		ParamChainID, Truncate(segment), describeChains(netinfo.PrimaryChains(), node), describeEVMChains(node))
 }

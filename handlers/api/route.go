@@ -1,0 +1,47 @@
+package api
+
+import (
+	"net/http"
+
+	"go.uber.org/zap"
+)
+
+// route is one entry of the routing table. The same table drives the router,
+// the index at GET / and the route names in metrics, so they cannot drift.
+type Route struct {
+	Name    string
+	Method  string
+	Path    string // gorilla/mux template, relative to the base URL
+	Summary string
+	Handler http.Handler
+}
+
+// apiHandler is an endpoint that returns its failure instead of writing it,
+// so every endpoint reports errors the same way. heights is where it records
+// which heights of the index its reply reflects (indexheights.go).
+type Handler func(w http.ResponseWriter, r *http.Request, heights *Heights) error
+
+// adapt turns an apiHandler into an http.Handler that writes returned errors
+// as spec error bodies. Internal errors are logged, not shown to clients.
+// Every reply says which heights of the index it reflects (X-Indexed-Height,
+// see indexheights.go).
+func (c *Core) Adapt(h Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		heights := &Heights{}
+		w = &indexedHeightWriter{ResponseWriter: w, view: heights}
+		err := h(w, r, heights)
+		if err == nil {
+			return
+		}
+		setRetryAfter(w, err)
+		apiErr, internal := ToError(err, c.requestTimeout)
+		if internal {
+			c.log.Warn("API request failed",
+				zap.String("method", r.Method),
+				zap.String("path", r.URL.Path),
+				zap.Error(err),
+			)
+		}
+		WriteError(w, r, apiErr.Status, apiErr.Message)
+	})
+}
