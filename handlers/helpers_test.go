@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/limits"
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
@@ -201,12 +202,9 @@ type testAPI struct {
 // testConfig has limits high enough that ordinary tests never hit them.
 func testConfig() Config {
 	return Config{
-		APIKeys:        []string{"known-key"},
-		AnonymousRPS:   1000,
-		AnonymousBurst: 100_000,
-		KeyRPS:         1000,
-		KeyBurst:       100_000,
-		Version:        "v-test",
+		APIKeys: []string{"known-key"},
+		Rates:   limits.Rates{AnonymousRPS: 1000, AnonymousBurst: 100_000, KeyRPS: 1000, KeyBurst: 100_000},
+		Version: "v-test",
 	}
 }
 

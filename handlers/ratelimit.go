@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/avadata/avadata/handlers/limits"
+
 	"github.com/avadata/avadata/handlers/api"
 
 	"golang.org/x/time/rate"
@@ -31,18 +33,18 @@ type clientLimiter struct {
 	now        func() time.Time
 }
 
-func newClientLimiter(cfg Config, now func() time.Time) *clientLimiter {
+func newClientLimiter(rates limits.Rates, apiKeys []string, now func() time.Time) *clientLimiter {
 	l := &clientLimiter{
-		addressing: clientAddressing{trusted: cfg.TrustedProxies, trustUnknownPeer: cfg.TrustUnknownPeer},
-		anonymous:  newClientBuckets(cfg.AnonymousRPS, cfg.AnonymousBurst, cfg.MaxClients),
-		byKey:      make(map[string]*rate.Limiter, len(cfg.APIKeys)),
+		addressing: clientAddressing{trusted: rates.TrustedProxies, trustUnknownPeer: rates.TrustUnknownPeer},
+		anonymous:  newClientBuckets(rates.AnonymousRPS, rates.AnonymousBurst, rates.MaxClients),
+		byKey:      make(map[string]*rate.Limiter, len(apiKeys)),
 		now:        now,
 	}
-	for _, key := range cfg.APIKeys {
+	for _, key := range apiKeys {
 		if key == "" {
 			continue // an empty key would make "no key" look known
 		}
-		l.byKey[key] = rate.NewLimiter(rate.Limit(cfg.KeyRPS), cfg.KeyBurst)
+		l.byKey[key] = rate.NewLimiter(rate.Limit(rates.KeyRPS), rates.KeyBurst)
 	}
 	return l
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/limits"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,7 +43,7 @@ func TestAPIKeys(t *testing.T) {
 }
 
 func TestRateLimitAnonymous(t *testing.T) {
-	cfg := Config{APIKeys: []string{"known-key"}, AnonymousRPS: 0.5, AnonymousBurst: 2, KeyRPS: 1, KeyBurst: 1}
+	cfg := Config{APIKeys: []string{"known-key"}, Rates: limits.Rates{AnonymousRPS: 0.5, AnonymousBurst: 2, KeyRPS: 1, KeyBurst: 1}}
 	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 
 	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
@@ -65,7 +66,7 @@ func TestRateLimitAnonymous(t *testing.T) {
 }
 
 func TestRateLimitPerKey(t *testing.T) {
-	cfg := Config{APIKeys: []string{"key-a", "key-b"}, AnonymousRPS: 1, AnonymousBurst: 1, KeyRPS: 0.25, KeyBurst: 3}
+	cfg := Config{APIKeys: []string{"key-a", "key-b"}, Rates: limits.Rates{AnonymousRPS: 1, AnonymousBurst: 1, KeyRPS: 0.25, KeyBurst: 3}}
 	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 
 	for range 3 {
@@ -86,14 +87,14 @@ func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
 	admitAnonymous := func(l *clientLimiter) (int, bool) {
 		return l.admit(l.anonymous.limiterFor(netip.Prefix{}, clock.Now()), clock.Now())
 	}
-	limiter := newClientLimiter(Config{AnonymousRPS: 1000, AnonymousBurst: 1}.withDefaults(), clock.Now)
+	limiter := newClientLimiter(limits.Rates{AnonymousRPS: 1000, AnonymousBurst: 1}.WithDefaults(), nil, clock.Now)
 	_, ok := admitAnonymous(limiter)
 	require.True(t, ok)
 	retry, ok := admitAnonymous(limiter)
 	require.False(t, ok)
 	require.Equal(t, 1, retry, "1ms rounds up to 1s")
 
-	limiter = newClientLimiter(Config{AnonymousRPS: 0.3, AnonymousBurst: 1}.withDefaults(), clock.Now)
+	limiter = newClientLimiter(limits.Rates{AnonymousRPS: 0.3, AnonymousBurst: 1}.WithDefaults(), nil, clock.Now)
 	admitAnonymous(limiter)
 	retry, ok = admitAnonymous(limiter)
 	require.False(t, ok)
@@ -101,7 +102,7 @@ func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
 }
 
 func TestEmptyConfiguredKeyIsIgnored(t *testing.T) {
-	limiter := newClientLimiter(Config{APIKeys: []string{""}}.withDefaults(), time.Now)
+	limiter := newClientLimiter(limits.Rates{}.WithDefaults(), []string{""}, time.Now)
 	require.Empty(t, limiter.byKey)
 }
 
@@ -118,7 +119,7 @@ func getFrom(t *testing.T, srv *testAPI, path, peer string, headers ...string) *
 }
 
 func TestRateLimitPerClientAddress(t *testing.T) {
-	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1}
+	cfg := Config{Rates: limits.Rates{AnonymousRPS: 0.5, AnonymousBurst: 1}}
 	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 
 	requireJSON(t, getFrom(t, srv, "/v1/status", "192.0.2.1:4000"), http.StatusOK, nil)
@@ -139,8 +140,7 @@ func TestRateLimitPerClientAddress(t *testing.T) {
 }
 
 func TestRateLimitForwardedFor(t *testing.T) {
-	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1,
-		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}
+	cfg := Config{Rates: limits.Rates{AnonymousRPS: 0.5, AnonymousBurst: 1, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}}
 	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 	const proxy = "10.1.1.1:5000"
 
@@ -168,7 +168,7 @@ func TestRateLimitForwardedFor(t *testing.T) {
 }
 
 func TestRateLimitTrustUnknownPeer(t *testing.T) {
-	cfg := Config{AnonymousRPS: 0.5, AnonymousBurst: 1, TrustUnknownPeer: true}
+	cfg := Config{Rates: limits.Rates{AnonymousRPS: 0.5, AnonymousBurst: 1, TrustUnknownPeer: true}}
 	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
 	requireJSON(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"), http.StatusOK, nil)
 	requireDataError(t, getFrom(t, srv, "/v1/status", "", "X-Forwarded-For", "198.51.100.1"),

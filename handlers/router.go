@@ -93,7 +93,7 @@ func newHandler(
 		return nil, err
 	}
 	s.endpoints = describeRoutes(routes)
-	limiter := newClientLimiter(cfg, now)
+	limiter := newClientLimiter(cfg.Rates, cfg.APIKeys, now)
 	metrics, err := newAPIMetrics(reg, limiter.anonymous.len)
 	if err != nil {
 		return nil, err

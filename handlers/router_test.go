@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/limits"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/prometheus/client_golang/prometheus"
@@ -271,20 +272,22 @@ func TestNewErrors(t *testing.T) {
 }
 
 func TestConfigDefaults(t *testing.T) {
-	got := Config{AnonymousRPS: -1}.withDefaults()
+	got := Config{Rates: limits.Rates{AnonymousRPS: -1}}.withDefaults()
 	require.Equal(t, Config{
-		AnonymousRPS:   DefaultAnonymousRPS,
-		AnonymousBurst: DefaultAnonymousBurst,
-		KeyRPS:         DefaultKeyRPS,
-		KeyBurst:       DefaultKeyBurst,
-		TrustedProxies: DefaultTrustedProxies(),
-		MaxClients:     DefaultMaxClients,
+		Rates: limits.Rates{
+			AnonymousRPS:   limits.DefaultAnonymousRPS,
+			AnonymousBurst: limits.DefaultAnonymousBurst,
+			KeyRPS:         limits.DefaultKeyRPS,
+			KeyBurst:       limits.DefaultKeyBurst,
+			TrustedProxies: limits.DefaultTrustedProxies(),
+			MaxClients:     limits.DefaultMaxClients,
+		},
 		MaxBodyBytes:   DefaultMaxBodyBytes,
 		Version:        DefaultVersion,
 		RequestTimeout: DefaultRequestTimeout,
 	}, got)
-	custom := Config{APIKeys: []string{"k"}, AnonymousRPS: 1, AnonymousBurst: 2, KeyRPS: 3, KeyBurst: 4, Version: "v",
-		TrustedProxies: []netip.Prefix{}, MaxClients: 5, MaxBodyBytes: 6, RequestTimeout: time.Second}
+	custom := Config{APIKeys: []string{"k"}, Version: "v", MaxBodyBytes: 6, RequestTimeout: time.Second,
+		Rates: limits.Rates{AnonymousRPS: 1, AnonymousBurst: 2, KeyRPS: 3, KeyBurst: 4, TrustedProxies: []netip.Prefix{}, MaxClients: 5}}
 	require.Equal(t, custom, custom.withDefaults())
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/limits"
+
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers"
@@ -18,9 +20,12 @@ func TestHTTPLimitsConfig(t *testing.T) {
 	var got handlers.Config
 	cfg.httpLimits(&got)
 	require.Equal(t, handlers.Config{
-		AnonymousRPS: 5, AnonymousBurst: 10, KeyRPS: 50, KeyBurst: 100,
-		TrustedProxies:   []netip.Prefix{netip.MustParsePrefix("10.0.0.5/32"), netip.MustParsePrefix("192.168.0.0/16")},
-		TrustUnknownPeer: true, MaxClients: 99, MaxBodyBytes: 4096, RequestTimeout: 5 * time.Second,
+		Rates: limits.Rates{
+			AnonymousRPS: 5, AnonymousBurst: 10, KeyRPS: 50, KeyBurst: 100,
+			TrustedProxies:   []netip.Prefix{netip.MustParsePrefix("10.0.0.5/32"), netip.MustParsePrefix("192.168.0.0/16")},
+			TrustUnknownPeer: true, MaxClients: 99,
+		},
+		MaxBodyBytes: 4096, RequestTimeout: 5 * time.Second,
 	}, got)
 }
 
