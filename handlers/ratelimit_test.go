@@ -82,30 +82,6 @@ func TestRateLimitPerKey(t *testing.T) {
 	requireDataError(t, srv.get(t, "/v1/status"), http.StatusTooManyRequests)
 }
 
-func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
-	clock := newFakeClock()
-	admitAnonymous := func(l *clientLimiter) (int, bool) {
-		return l.admit(l.anonymous.limiterFor(netip.Prefix{}, clock.Now()), clock.Now())
-	}
-	limiter := newClientLimiter(limits.Rates{AnonymousRPS: 1000, AnonymousBurst: 1}.WithDefaults(), nil, clock.Now)
-	_, ok := admitAnonymous(limiter)
-	require.True(t, ok)
-	retry, ok := admitAnonymous(limiter)
-	require.False(t, ok)
-	require.Equal(t, 1, retry, "1ms rounds up to 1s")
-
-	limiter = newClientLimiter(limits.Rates{AnonymousRPS: 0.3, AnonymousBurst: 1}.WithDefaults(), nil, clock.Now)
-	admitAnonymous(limiter)
-	retry, ok = admitAnonymous(limiter)
-	require.False(t, ok)
-	require.Equal(t, 4, retry, "3.33s rounds up to 4s")
-}
-
-func TestEmptyConfiguredKeyIsIgnored(t *testing.T) {
-	limiter := newClientLimiter(limits.Rates{}.WithDefaults(), []string{""}, time.Now)
-	require.Empty(t, limiter.byKey)
-}
-
 // getFrom sends GET path as the node would pass on a request from peer
 // (empty: a plain HTTP/1.1 request, whose peer the node does not name).
 func getFrom(t *testing.T, srv *testAPI, path, peer string, headers ...string) *httptest.ResponseRecorder {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/avadata/avadata/handlers/limits"
+
 	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
@@ -54,7 +56,7 @@ func New(cfg Config, backend Backend, ctrl Controller, log logging.Logger, reg p
 // API is the HTTP handler of the avadata API.
 type API struct {
 	handler http.Handler
-	budget  *timeBudget
+	budget  *limits.TimeBudget
 }
 
 func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.handler.ServeHTTP(w, r) }
@@ -63,7 +65,7 @@ func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.handler.Serv
 // including handlers that outlived their time budget (whose clients already
 // got a 503) and may still read the store. Call it once no new requests
 // come in; the store must stay open until it closes.
-func (a *API) Idle() <-chan struct{} { return a.budget.idle() }
+func (a *API) Idle() <-chan struct{} { return a.budget.Idle() }
 
 // newHandler is New with an injectable clock.
 func newHandler(
@@ -93,19 +95,19 @@ func newHandler(
 		return nil, err
 	}
 	s.endpoints = describeRoutes(routes)
-	limiter := newClientLimiter(cfg.Rates, cfg.APIKeys, now)
-	metrics, err := newAPIMetrics(reg, limiter.anonymous.len)
+	limiter := limits.NewClientLimiter(cfg.Rates, cfg.APIKeys, now)
+	metrics, err := newAPIMetrics(reg, limiter.AnonymousClients)
 	if err != nil {
 		return nil, err
 	}
 	router := newRouter(routes)
-	budget := newTimeBudget(cfg.RequestTimeout, log)
+	budget := limits.NewTimeBudget(cfg.RequestTimeout, log)
 
 	// Outside in: name the route, count and time the request, turn panics
 	// into 500s, then the cheap refusals (key, rate, body size) before the
 	// time budget starts a goroutine for the route's handler.
 	inner := observeRequests(log, metrics, recoverPanics(log,
-		limiter.middleware(limitBodies(cfg.MaxBodyBytes, budget.middleware(router)))))
+		limiter.Middleware(limits.LimitBodies(cfg.MaxBodyBytes, budget.Middleware(router)))))
 	return &API{handler: prepareRequests(router, inner), budget: budget}, nil
 }
 

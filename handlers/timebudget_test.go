@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/limits"
+
 	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
@@ -21,8 +23,8 @@ func budgetRequest(metricsService bool) *http.Request {
 }
 
 func TestTimeBudgetPassesRepliesThrough(t *testing.T) {
-	budget := newTimeBudget(time.Second, logging.NoLog{})
-	h := budget.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	budget := limits.NewTimeBudget(time.Second, logging.NoLog{})
+	h := budget.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, hasDeadline := r.Context().Deadline()
 		require.True(t, hasDeadline, "the handler runs under the budget's deadline")
 		w.Header().Set("X-Test", "yes")
@@ -36,14 +38,14 @@ func TestTimeBudgetPassesRepliesThrough(t *testing.T) {
 	require.Equal(t, "yes", rec.Header().Get("X-Test"))
 	require.Equal(t, api.ContentTypeJSON, rec.Header().Get("Content-Type"))
 	require.JSONEq(t, `{"ok":true}`, rec.Body.String())
-	<-budget.idle()
+	<-budget.Idle()
 }
 
 func TestTimeBudgetEndsRequestsThatIgnoreIt(t *testing.T) {
-	budget := newTimeBudget(50*time.Millisecond, logging.NoLog{})
+	budget := limits.NewTimeBudget(50*time.Millisecond, logging.NoLog{})
 	release := make(chan struct{})
 	lateWrite := make(chan error, 2) // one per request below
-	h := budget.middleware(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	h := budget.Middleware(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		<-release // ignores its context
 		_, err := w.Write([]byte("too late"))
 		lateWrite <- err
@@ -59,7 +61,7 @@ func TestTimeBudgetEndsRequestsThatIgnoreIt(t *testing.T) {
 			requireDataError(t, rec, http.StatusServiceUnavailable, "did not finish within 50ms")
 		}
 	}
-	idle := budget.idle()
+	idle := budget.Idle()
 	select {
 	case <-idle:
 		t.Fatal("idle while handlers still run")
@@ -72,14 +74,14 @@ func TestTimeBudgetEndsRequestsThatIgnoreIt(t *testing.T) {
 }
 
 func TestTimeBudgetPanics(t *testing.T) {
-	budget := newTimeBudget(50*time.Millisecond, logging.NoLog{})
+	budget := limits.NewTimeBudget(50*time.Millisecond, logging.NoLog{})
 	boom := errors.New("boom")
-	h := budget.middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(boom) }))
+	h := budget.Middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(boom) }))
 	require.PanicsWithValue(t, boom, func() { h.ServeHTTP(httptest.NewRecorder(), budgetRequest(false)) },
 		"a panic in time reaches the request's goroutine (and recoverPanics)")
 
 	release := make(chan struct{})
-	h = budget.middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h = budget.Middleware(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		<-release
 		panic(boom) // after the budget: logged, never crashes the plugin
 	}))
@@ -87,19 +89,19 @@ func TestTimeBudgetPanics(t *testing.T) {
 	h.ServeHTTP(rec, budgetRequest(false))
 	requireDataError(t, rec, http.StatusServiceUnavailable)
 	close(release)
-	<-budget.idle()
+	<-budget.Idle()
 }
 
 func TestTimeBudgetClientGone(t *testing.T) {
-	budget := newTimeBudget(time.Minute, logging.NoLog{})
-	h := budget.middleware(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	budget := limits.NewTimeBudget(time.Minute, logging.NoLog{})
+	h := budget.Middleware(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	ctx, cancel := context.WithCancel(context.Background())
 	req := budgetRequest(false).WithContext(api.WithRequestInfo(ctx, &api.RequestInfo{}))
 	cancel()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	requireDataError(t, rec, http.StatusServiceUnavailable, "cancelled")
-	<-budget.idle()
+	<-budget.Idle()
 }
 
 func TestAPIIdle(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/avadata/avadata/handlers/limits"
+
 	"github.com/avadata/avadata/handlers"
 )
 
@@ -20,7 +22,7 @@ func (c Config) validateHTTPLimits() error {
 	if rl.AnonymousRPS < 0 || rl.AnonymousBurst < 0 || rl.KeyRPS < 0 || rl.KeyBurst < 0 || rl.MaxClients < 0 {
 		return errors.New("rateLimit: anonymousRps, anonymousBurst, keyRps, keyBurst and maxClients must be positive (0 or absent: the default)")
 	}
-	if _, err := handlers.ParseTrustedProxies(rl.TrustedProxies); err != nil {
+	if _, err := limits.ParseTrustedProxies(rl.TrustedProxies); err != nil {
 		return fmt.Errorf("rateLimit.%w", err)
 	}
 	if c.MaxRequestBodyBytes < 0 {
@@ -40,7 +42,7 @@ func (c Config) httpLimits(cfg *handlers.Config) {
 	cfg.AnonymousRPS, cfg.AnonymousBurst = rl.AnonymousRPS, rl.AnonymousBurst
 	cfg.KeyRPS, cfg.KeyBurst = rl.KeyRPS, rl.KeyBurst
 	if rl.TrustedProxies != nil { // absent: the handlers' default (loopback)
-		cfg.TrustedProxies, _ = handlers.ParseTrustedProxies(rl.TrustedProxies)
+		cfg.TrustedProxies, _ = limits.ParseTrustedProxies(rl.TrustedProxies)
 	}
 	cfg.TrustUnknownPeer = rl.TrustUnknownPeer
 	cfg.MaxClients = rl.MaxClients

@@ -1,4 +1,4 @@
-package handlers
+package limits
 
 import (
 	"container/list"

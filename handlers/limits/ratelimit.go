@@ -1,12 +1,10 @@
-package handlers
+package limits
 
 import (
 	"math"
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/avadata/avadata/handlers/limits"
 
 	"github.com/avadata/avadata/handlers/api"
 
@@ -26,15 +24,15 @@ const (
 //
 // The key buckets are created once, from Config, so that map never changes
 // and needs no lock; rate.Limiter is safe for concurrent use.
-type clientLimiter struct {
+type ClientLimiter struct {
 	addressing clientAddressing
 	anonymous  *clientBuckets
 	byKey      map[string]*rate.Limiter
 	now        func() time.Time
 }
 
-func newClientLimiter(rates limits.Rates, apiKeys []string, now func() time.Time) *clientLimiter {
-	l := &clientLimiter{
+func NewClientLimiter(rates Rates, apiKeys []string, now func() time.Time) *ClientLimiter {
+	l := &ClientLimiter{
 		addressing: clientAddressing{trusted: rates.TrustedProxies, trustUnknownPeer: rates.TrustUnknownPeer},
 		anonymous:  newClientBuckets(rates.AnonymousRPS, rates.AnonymousBurst, rates.MaxClients),
 		byKey:      make(map[string]*rate.Limiter, len(apiKeys)),
@@ -61,7 +59,7 @@ func apiKeyFrom(r *http.Request) string {
 // notes in the request info how the client was told (a metric label). An
 // unknown key is an error on the data service (401); the metrics service
 // needs no credentials at all, so there an unknown key is ignored.
-func (l *clientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limiter, string, *api.Error) {
+func (l *ClientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limiter, string, *api.Error) {
 	info := api.RequestInfoFrom(r.Context())
 	key := apiKeyFrom(r)
 	if limiter, ok := l.byKey[key]; ok && key != "" {
@@ -81,7 +79,7 @@ func (l *clientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limite
 // admit takes one token from the client's bucket. When the bucket is empty it
 // returns how long the client should wait, rounded up to whole seconds (at
 // least one) for the Retry-After header.
-func (l *clientLimiter) admit(limiter *rate.Limiter, now time.Time) (retryAfterSeconds int, ok bool) {
+func (l *ClientLimiter) admit(limiter *rate.Limiter, now time.Time) (retryAfterSeconds int, ok bool) {
 	reservation := limiter.ReserveN(now, 1)
 	if !reservation.OK() {
 		return 1, false // burst < 1: cannot happen after Config defaults
@@ -98,7 +96,7 @@ func (l *clientLimiter) admit(limiter *rate.Limiter, now time.Time) (retryAfterS
 // middleware enforces authentication and rate limits before routing, so that
 // even requests for unknown routes are counted. A 429 always carries
 // Retry-After.
-func (l *clientLimiter) middleware(next http.Handler) http.Handler {
+func (l *ClientLimiter) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		now := l.now()
 		limiter, client, authErr := l.limiterFor(r, now)
@@ -117,3 +115,6 @@ func (l *clientLimiter) middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// AnonymousClients is how many per-address buckets are kept now.
+func (l *ClientLimiter) AnonymousClients() int { return l.anonymous.len() }

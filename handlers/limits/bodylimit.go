@@ -1,4 +1,4 @@
-package handlers
+package limits
 
 import (
 	"net/http"
@@ -18,7 +18,7 @@ import (
 // may have no length; the reader bound catches it.
 
 // limitBodies rejects bodies over maxBytes on every route.
-func limitBodies(maxBytes int64, next http.Handler) http.Handler {
+func LimitBodies(maxBytes int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxBytes {
 			tooLarge := api.BodyTooLarge(maxBytes)

@@ -1,4 +1,4 @@
-package handlers
+package limits
 
 import (
 	"bytes"
@@ -25,18 +25,18 @@ import (
 // A handler that outlives its budget may still be reading the store, so
 // the budget counts the handlers still running, and Idle tells the VM when
 // the last one has returned; it closes the store only then.
-type timeBudget struct {
+type TimeBudget struct {
 	budget  time.Duration
 	log     logging.Logger
 	running sync.WaitGroup
 }
 
-func newTimeBudget(budget time.Duration, log logging.Logger) *timeBudget {
-	return &timeBudget{budget: budget, log: log}
+func NewTimeBudget(budget time.Duration, log logging.Logger) *TimeBudget {
+	return &TimeBudget{budget: budget, log: log}
 }
 
 // middleware serves next within the budget.
-func (b *timeBudget) middleware(next http.Handler) http.Handler {
+func (b *TimeBudget) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), b.budget)
 		defer cancel()
@@ -64,7 +64,7 @@ func (b *timeBudget) middleware(next http.Handler) http.Handler {
 
 // serve runs the handler and reports its end; a panic goes back to the
 // request's goroutine, or into the log if that one has given up.
-func (b *timeBudget) serve(next http.Handler, reply *bufferedReply, r *http.Request) {
+func (b *TimeBudget) serve(next http.Handler, reply *bufferedReply, r *http.Request) {
 	defer b.running.Done()
 	defer func() {
 		recovered := recover()
@@ -82,7 +82,7 @@ func (b *timeBudget) serve(next http.Handler, reply *bufferedReply, r *http.Requ
 
 // idle returns a channel that closes once no handler is running, counting
 // those that outlived their budget. Call it once no new requests come in.
-func (b *timeBudget) idle() <-chan struct{} {
+func (b *TimeBudget) Idle() <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		b.running.Wait()
