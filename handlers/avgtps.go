@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 
@@ -57,7 +58,7 @@ func avgTPSPaging() api.Paging {
 
 // serveAvgTPS handles GET {metrics_url}/v1/avg_tps/{chainId}: daily average
 // TPS of any followed chain, newest day first, paged by pageToken.
-func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *metricsServer) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	chain, err := api.ResolveMetricsChain(mux.Vars(r)[api.ParamChainID], s.Network())
 	if err != nil {
 		return err
@@ -73,7 +74,7 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *ap
 	before := pg.Token.Position
 
 	// One extra bucket tells whether another page exists.
-	buckets, err := s.backend.Metrics.TPSBuckets(r.Context(), chain, before, pg.Size+1)
+	buckets, err := s.reader.TPSBuckets(r.Context(), chain, before, pg.Size+1)
 	if err != nil {
 		return fmt.Errorf("reading TPS buckets of chain %s before %d: %w", chain, before, err)
 	}
@@ -100,11 +101,32 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *ap
 
 // lastRun is the Unix time of the chain follower's last write to the store,
 // or 0 if it has not written yet.
-func (s *server) lastRun(chain netinfo.Chain) int64 {
+func (s *metricsServer) lastRun(chain netinfo.Chain) int64 {
 	for _, st := range s.Statuses() {
 		if st.Chain == chain && !st.LastApplied.IsZero() {
 			return st.LastApplied.Unix()
 		}
 	}
 	return 0
+}
+
+// MetricsReader serves the metrics service.
+type MetricsReader interface {
+	// TPSBuckets returns up to limit daily buckets of chain, newest first,
+	// starting strictly before `before` (Unix seconds; 0 means no bound).
+	TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error)
+}
+
+// metricsServer serves the metrics service's operations.
+type metricsServer struct {
+	*api.Core
+	reader MetricsReader
+}
+
+// newMetricsRoutes returns the routes of the metrics service.
+func newMetricsRoutes(core *api.Core, reader MetricsReader) []api.Route {
+	s := &metricsServer{Core: core, reader: reader}
+	return []api.Route{
+		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
+	}
 }

@@ -32,14 +32,14 @@ func txCursor() pinnedCursor[evmdata.IndexedTx, evmdata.TxPos] {
 	}
 }
 
-func (s *server) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveListEVMAddressTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListEVMAddressTxs, true))
 	if err != nil {
 		return err
 	}
 	txs, next, err := readPinnedPage(r.Context(), s, req, txCursor(),
 		func(ctx context.Context, q pinnedQuery[evmdata.TxPos]) ([]evmdata.IndexedTx, error) {
-			txs, err := s.backend.EVM.AddressTxs(ctx, req.Chain.Chain, evmdata.AddressTxQuery{
+			txs, err := s.reader.AddressTxs(ctx, req.Chain.Chain, evmdata.AddressTxQuery{
 				Address: req.Address, Blocks: q.Blocks, Desc: req.Page.Order == api.SortDesc,
 				After: q.After, Pinned: q.Pinned, Limit: q.Limit,
 			})

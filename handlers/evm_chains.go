@@ -63,7 +63,7 @@ type listChainsRequest struct {
 	Feature      string // one of apiFeatures, "" for all
 }
 
-func (s *server) parseListChainsRequest(r *http.Request, heights *api.Heights) (listChainsRequest, error) {
+func (s *evmServer) parseListChainsRequest(r *http.Request, heights *api.Heights) (listChainsRequest, error) {
 	var req listChainsRequest
 	q := r.URL.Query()
 	if raw := q.Get(paramNetworkFilter); raw != "" {
@@ -78,7 +78,7 @@ func (s *server) parseListChainsRequest(r *http.Request, heights *api.Heights) (
 	return req, err
 }
 
-func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveListChains(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListChainsRequest(r, heights)
 	if err != nil {
 		return err
@@ -97,7 +97,7 @@ func (s *server) serveListChains(w http.ResponseWriter, r *http.Request, heights
 	return nil
 }
 
-func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveGetChain(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	chain, err := api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network())
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (s *server) serveGetChain(w http.ResponseWriter, r *http.Request, heights *
 }
 
 // chainInfo describes one followed EVM chain.
-func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
+func (s *evmServer) chainInfo(chain netinfo.ChainInfo) chainInfo {
 	node := s.Network()
 	id := chain.BlockchainID.String()
 	return chainInfo{
@@ -129,7 +129,7 @@ func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
 // chainStatus is UNAVAILABLE when the chain's follower has stopped (or never
 // reported): its data no longer advances. A follower an operator paused is
 // still OK: it serves what it indexed.
-func (s *server) chainStatus(chain netinfo.Chain) string {
+func (s *evmServer) chainStatus(chain netinfo.Chain) string {
 	for _, st := range s.Statuses() {
 		if st.Chain == chain && (st.Running || st.Paused) {
 			return chainStatusOK

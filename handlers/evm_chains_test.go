@@ -61,7 +61,7 @@ func TestListChainsStatusAndPendingIDs(t *testing.T) {
 
 func TestGetChain(t *testing.T) {
 	cfg := testConfig()
-	cfg.NativeTokens = map[uint64]NativeToken{testSubnetEVMChainID: {Name: "Dispatch Gas", Symbol: "DIS", LogoURI: "https://d.example/logo.png"}}
+	cfg.EVM.NativeTokens = map[uint64]NativeToken{testSubnetEVMChainID: {Name: "Dispatch Gas", Symbol: "DIS", LogoURI: "https://d.example/logo.png"}}
 	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
 	for _, segment := range []string{"43112", "c-chain", testCChainID.String()} {
 		require.Equal(t, decodeJSON(t, cChainInfoJSON()), any(getBody(t, srv, "/v1/chains/"+segment)), segment)
@@ -84,7 +84,7 @@ func TestGetNativeBalance(t *testing.T) {
 	}}, getBody(t, srv, path))
 
 	cfg := testConfig()
-	cfg.Prices = &fakePrices{}
+	cfg.EVM.Prices = &fakePrices{}
 	priced := newTestAPI(t, cfg, backend, nil)
 	require.Equal(t, map[string]any{"nativeTokenBalance": map[string]any{
 		"name": "Avalanche", "symbol": "AVAX", "decimals": 18.0, "chainId": "43112", "balance": "12500000000000000000",

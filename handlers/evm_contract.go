@@ -27,7 +27,7 @@ type getContractMetadataRequest struct {
 	evmTarget
 }
 
-func (s *server) parseGetContractMetadataRequest(r *http.Request, heights *api.Heights) (getContractMetadataRequest, error) {
+func (s *evmServer) parseGetContractMetadataRequest(r *http.Request, heights *api.Heights) (getContractMetadataRequest, error) {
 	target, err := s.resolveEVMPath(r, heights)
 	return getContractMetadataRequest{evmTarget: target}, err
 }
@@ -50,7 +50,7 @@ type deploymentDetails struct {
 	DeployerContractAddress string `json:"deployerContractAddress,omitempty"`
 }
 
-func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveGetContractMetadata(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetContractMetadataRequest(r, heights)
 	if err != nil {
 		return err

@@ -60,7 +60,7 @@ func TestGetDeploymentOfAFactoryChild(t *testing.T) {
 
 func TestGetDeploymentPrices(t *testing.T) {
 	cfg := testConfig()
-	cfg.Prices = &fakePrices{}
+	cfg.EVM.Prices = &fakePrices{}
 	backend := withFixtures(t, newFakeBackend())
 	srv := newTestAPI(t, cfg, backend, nil)
 	body := getBody(t, srv, deploymentPath(wavax)+"?currency=EUR")
@@ -85,7 +85,7 @@ func TestGetContractMetadata(t *testing.T) {
 		"tags": ["defi", "wrapped"]
 	}, "` + alice.Hex() + `": {"description": "Not a contract, but curated."}}}`))
 	require.NoError(t, err)
-	cfg.CuratedContracts = curated
+	cfg.EVM.CuratedContracts = curated
 	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
 
 	require.Equal(t, decodeJSON(t, expand(`{
@@ -115,7 +115,7 @@ func TestGetContractMetadata(t *testing.T) {
 
 func TestCuratedLogoInRichAddresses(t *testing.T) {
 	cfg := testConfig()
-	cfg.CuratedContracts = CuratedContracts{43112: {wavax: {LogoAsset: &ImageAsset{ImageURI: "https://wavax.example/logo.png"}}}}
+	cfg.EVM.CuratedContracts = CuratedContracts{43112: {wavax: {LogoAsset: &ImageAsset{ImageURI: "https://wavax.example/logo.png"}}}}
 	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
 	body := getBody(t, srv, "/v1/chains/43112/transactions/"+txHashN(3).Hex())
 	to := body["nativeTransaction"].(map[string]any)["to"].(map[string]any)

@@ -21,7 +21,7 @@ type getDeploymentRequest struct {
 	Currency string // lower-case, default usd
 }
 
-func (s *server) parseGetDeploymentRequest(r *http.Request, heights *api.Heights) (getDeploymentRequest, error) {
+func (s *evmServer) parseGetDeploymentRequest(r *http.Request, heights *api.Heights) (getDeploymentRequest, error) {
 	var req getDeploymentRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
@@ -31,7 +31,7 @@ func (s *server) parseGetDeploymentRequest(r *http.Request, heights *api.Heights
 	return req, err
 }
 
-func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveGetDeployment(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetDeploymentRequest(r, heights)
 	if err != nil {
 		return err
@@ -46,7 +46,7 @@ func (s *server) serveGetDeployment(w http.ResponseWriter, r *http.Request, heig
 			"the node could not trace", req.Address.Hex())
 	}
 	hash := contract.Deployment.TxHash
-	tx, found, err := s.backend.EVM.TxByHash(r.Context(), req.Chain.Chain, hash)
+	tx, found, err := s.reader.TxByHash(r.Context(), req.Chain.Chain, hash)
 	if err != nil {
 		return fmt.Errorf("reading deployment transaction %s of %s: %w", hash, req.Address, err)
 	}

@@ -43,7 +43,7 @@ func erc721Paging() api.Paging {
 	return api.Paging{Route: routeListErc721Balances, Size: api.Erc721PageSize()}
 }
 
-func (s *server) parseListErc721BalancesRequest(r *http.Request, heights *api.Heights) (listErc721BalancesRequest, error) {
+func (s *evmServer) parseListErc721BalancesRequest(r *http.Request, heights *api.Heights) (listErc721BalancesRequest, error) {
 	var req listErc721BalancesRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
@@ -74,7 +74,7 @@ type erc721TokenBalance struct {
 	ChainID string `json:"chainId"`
 }
 
-func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListErc721BalancesRequest(r, heights)
 	if err != nil {
 		return err
@@ -113,7 +113,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 // erc721Page reads up to a page of the owner's ERC-721 tokens after the
 // cursor, skipping ERC-1155 holdings. next is where the following page
 // starts, nil when there is none.
-func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, after *evmdata.NFTPos, pinned uint64) (
+func (s *evmServer) erc721Page(ctx context.Context, req listErc721BalancesRequest, after *evmdata.NFTPos, pinned uint64) (
 	[]evmdata.NFT, *evmdata.NFTPos, error,
 ) {
 	size := req.Page.Size
@@ -141,10 +141,10 @@ func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, 
 	return items, cursor, nil
 }
 
-func (s *server) readNFTs(ctx context.Context, chain netinfo.ChainInfo, owner common.Address, contract *common.Address,
+func (s *evmServer) readNFTs(ctx context.Context, chain netinfo.ChainInfo, owner common.Address, contract *common.Address,
 	after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
-	nfts, err := s.backend.EVM.NFTsOf(ctx, chain.Chain, owner, contract, after, limit, pinned)
+	nfts, err := s.reader.NFTsOf(ctx, chain.Chain, owner, contract, after, limit, pinned)
 	if err != nil {
 		return nil, fmt.Errorf("listing the NFTs of %s: %w", owner, err)
 	}

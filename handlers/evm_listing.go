@@ -24,7 +24,7 @@ type evmBlockListing struct {
 
 // parseEVMBlockListing reads {chainId}, {address}, startBlock/endBlock and
 // the paging parameters.
-func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, paging api.Paging) (evmBlockListing, error) {
+func (s *evmServer) parseEVMBlockListing(r *http.Request, heights *api.Heights, paging api.Paging) (evmBlockListing, error) {
 	var req evmBlockListing
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
@@ -60,7 +60,7 @@ type pinnedCursor[T, P any] struct {
 // size tells whether another page exists. It returns the page and the next
 // page's token ("" when none). A range that selects nothing (endBlock=0) is
 // not read at all.
-func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListing, cursor pinnedCursor[T, P],
+func readPinnedPage[T, P any](ctx context.Context, s *evmServer, req evmBlockListing, cursor pinnedCursor[T, P],
 	read func(context.Context, pinnedQuery[P]) ([]T, error),
 ) ([]T, string, error) {
 	after, err := api.ResumeAfter(req.Page, cursor.decode)

@@ -22,7 +22,7 @@ type getNativeBalanceRequest struct {
 	Currency string // lower-case, default usd
 }
 
-func (s *server) parseGetNativeBalanceRequest(r *http.Request, heights *api.Heights) (getNativeBalanceRequest, error) {
+func (s *evmServer) parseGetNativeBalanceRequest(r *http.Request, heights *api.Heights) (getNativeBalanceRequest, error) {
 	var req getNativeBalanceRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
@@ -42,7 +42,7 @@ type getNativeBalanceResponse struct {
 	NativeTokenBalance nativeTokenBalance `json:"nativeTokenBalance"`
 }
 
-func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetNativeBalanceRequest(r, heights)
 	if err != nil {
 		return err

@@ -27,7 +27,7 @@ const historicalPriceAge = 24 * time.Hour
 // nativeToken describes the native token of chain: AVAX on the C-chain,
 // else Config.NativeTokens' entry, else the chain's name and "NATIVE". A
 // configured entry may also rename the C-chain's token.
-func (s *server) nativeToken(chain netinfo.ChainInfo) networkToken {
+func (s *evmServer) nativeToken(chain netinfo.ChainInfo) networkToken {
 	token := networkToken{Name: api.ChainLabel(chain), Symbol: "NATIVE", Decimals: nativeDecimals}
 	if chain.Chain == netinfo.C {
 		token.Name, token.Symbol = "Avalanche", "AVAX"
@@ -61,11 +61,11 @@ func (v *evmView) nativeTokenBalance(addr common.Address) nativeTokenBalance {
 	if v.err != nil {
 		return out
 	}
-	if v.s.backend.EVMState == nil {
+	if v.s.state == nil {
 		v.fail(api.NewError(http.StatusServiceUnavailable, "native balances are not available: this node gives avadata no access to EVM state"))
 		return out
 	}
-	balance, err := v.s.backend.EVMState.NativeBalance(v.ctx, v.chain.Chain, addr)
+	balance, err := v.s.state.NativeBalance(v.ctx, v.chain.Chain, addr)
 	if err != nil {
 		v.fail(fmt.Errorf("reading the native balance of %s: %w", addr, err))
 		return out

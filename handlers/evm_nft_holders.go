@@ -32,7 +32,7 @@ func nftHoldersPaging() api.Paging {
 	return api.Paging{Route: routeListNFTHolders, Size: api.NFTHolderPageSize(), MaxAge: api.MetricsPageTokenLifetime}
 }
 
-func (s *server) parseListNFTHoldersRequest(r *http.Request, heights *api.Heights) (listNFTHoldersRequest, error) {
+func (s *evmServer) parseListNFTHoldersRequest(r *http.Request, heights *api.Heights) (listNFTHoldersRequest, error) {
 	var req listNFTHoldersRequest
 	var err error
 	if req.Chain, err = api.ResolveEVMChainNumber(api.PathVar(r, api.ParamChainID), s.Network()); err != nil {
@@ -63,7 +63,7 @@ type nftHolder struct {
 	SortKey uint64 `json:"sortKey"`
 }
 
-func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveListNFTHolders(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListNFTHoldersRequest(r, heights)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func (s *server) serveListNFTHolders(w http.ResponseWriter, r *http.Request, hei
 		return api.BadRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
 	}
 	pinned := s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain))
-	holders, collection, err := s.backend.EVM.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
+	holders, collection, err := s.reader.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
 		return fmt.Errorf("listing the holders of %s: %w", req.Address, err)
 	}

@@ -25,7 +25,7 @@ import (
 // err once before replying.
 type evmView struct {
 	ctx       context.Context
-	s         *server
+	s         *evmServer
 	chain     netinfo.ChainInfo
 	currency  string
 	contracts map[common.Address]contractLookup
@@ -40,7 +40,7 @@ type contractLookup struct {
 }
 
 // newEVMView starts shaping for one request; currency prices the response.
-func (s *server) newEVMView(ctx context.Context, chain netinfo.ChainInfo, currency string) *evmView {
+func (s *evmServer) newEVMView(ctx context.Context, chain netinfo.ChainInfo, currency string) *evmView {
 	return &evmView{
 		ctx:       ctx,
 		s:         s,
@@ -66,7 +66,7 @@ func (v *evmView) contract(addr common.Address) (evmdata.Contract, bool) {
 	if v.err != nil {
 		return evmdata.Contract{Address: addr}, false
 	}
-	c, found, err := v.s.backend.EVM.Contract(v.ctx, v.chain.Chain, addr)
+	c, found, err := v.s.reader.Contract(v.ctx, v.chain.Chain, addr)
 	if err != nil {
 		v.fail(fmt.Errorf("reading contract %s: %w", addr, err))
 		return evmdata.Contract{Address: addr}, false

@@ -36,14 +36,14 @@ func transferCursor() pinnedCursor[evmdata.IndexedTransfer, evmdata.TransferPos]
 	}
 }
 
-func (s *server) serveListTokenTransfers(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveListTokenTransfers(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTokenTransfers, false))
 	if err != nil {
 		return err
 	}
 	transfers, next, err := readPinnedPage(r.Context(), s, req, transferCursor(),
 		func(ctx context.Context, q pinnedQuery[evmdata.TransferPos]) ([]evmdata.IndexedTransfer, error) {
-			transfers, err := s.backend.EVM.TokenTransfers(ctx, req.Chain.Chain, evmdata.TransferQuery{
+			transfers, err := s.reader.TokenTransfers(ctx, req.Chain.Chain, evmdata.TransferQuery{
 				Token: req.Address, Blocks: q.Blocks, After: q.After, Pinned: q.Pinned, Limit: q.Limit,
 			})
 			if err != nil {

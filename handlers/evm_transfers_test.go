@@ -140,7 +140,7 @@ func (p *fakePrices) TokenPrice(_ context.Context, chain netinfo.ChainInfo, toke
 func TestListTokenTransfersPrices(t *testing.T) {
 	cfg := testConfig()
 	prices := &fakePrices{}
-	cfg.Prices = prices
+	cfg.EVM.Prices = prices
 	srv := newTestAPI(t, cfg, withFixtures(t, newFakeBackend()), nil)
 	transfers := getBody(t, srv, transfersPath(wavax))["transfers"].([]any)
 	for _, item := range transfers {

@@ -22,7 +22,7 @@ type getTransactionRequest struct {
 	TxHash common.Hash
 }
 
-func (s *server) parseGetTransactionRequest(r *http.Request, heights *api.Heights) (getTransactionRequest, error) {
+func (s *evmServer) parseGetTransactionRequest(r *http.Request, heights *api.Heights) (getTransactionRequest, error) {
 	var req getTransactionRequest
 	var err error
 	if req.Chain, err = api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network()); err != nil {
@@ -49,13 +49,13 @@ func parseTxHash(param, s string) (common.Hash, error) {
 	return common.HexToHash(s), nil
 }
 
-func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *evmServer) serveGetTransaction(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetTransactionRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	chain := req.Chain
-	tx, found, err := s.backend.EVM.TxByHash(r.Context(), chain.Chain, req.TxHash)
+	tx, found, err := s.reader.TxByHash(r.Context(), chain.Chain, req.TxHash)
 	if err != nil {
 		return fmt.Errorf("reading transaction %s: %w", req.TxHash, err)
 	}

@@ -382,3 +382,15 @@ func requireBadRequest(t *testing.T, err error, fragments ...string) {
 		require.Contains(t, apiErr.Message, f)
 	}
 }
+
+// newTestPrimaryServer is the primary network's server over backend, for
+// tests that call its methods directly.
+func newTestPrimaryServer(backend Backend) *primaryServer {
+	return &primaryServer{Core: newTestServer(backend, nil).Core, reader: backend.Primary, staking: backend.Staking,
+		platform: backend.Platform, vertices: backend.Vertices}
+}
+
+// newTestSigAggServer is signature aggregation's server over backend.
+func newTestSigAggServer(backend Backend) *sigAggServer {
+	return &sigAggServer{Core: newTestServer(backend, nil).Core, aggregator: backend.SigAgg}
+}

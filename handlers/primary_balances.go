@@ -27,7 +27,7 @@ import (
 // hosted API's status is a free string whose values it does not list.
 const atomicStatusPendingImport = "pendingImport"
 
-func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetPrimaryBalancesRequest(r, heights)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (s *server) serveGetPrimaryBalances(w http.ResponseWriter, r *http.Request,
 	}
 	var entries []pdata.BalanceEntry
 	if len(req.AddressIDs) > 0 {
-		if entries, err = s.backend.Primary.Balances(r.Context(), req.Chain, req.AddressIDs, at); err != nil {
+		if entries, err = s.reader.Balances(r.Context(), req.Chain, req.AddressIDs, at); err != nil {
 			return fmt.Errorf("reading %s balances of %d addresses: %w", req.Chain, len(req.AddressIDs), err)
 		}
 	}

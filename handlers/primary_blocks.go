@@ -17,7 +17,7 @@ import (
 // sortOrder), optionally within a time range (inclusive at both ends, as in
 // the tx listing). The token carries the height of the page's last block.
 
-func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListBlocksByNodeRequest(r, heights)
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func (s *server) serveListBlocksByNode(w http.ResponseWriter, r *http.Request, h
 		return err
 	}
 	if !empty {
-		blocks, err := s.backend.Primary.BlocksByProposer(ctx, req.Chain, q)
+		blocks, err := s.reader.BlocksByProposer(ctx, req.Chain, q)
 		if err != nil {
 			return fmt.Errorf("listing %s blocks of %s: %w", req.Chain, req.NodeID, err)
 		}

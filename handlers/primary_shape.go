@@ -41,7 +41,7 @@ const (
 )
 
 // newPrimaryView reads the descriptions of assets (duplicates allowed).
-func (s *server) newPrimaryView(ctx context.Context, chain netinfo.Chain, assets []ids.ID) (*primaryView, error) {
+func (s *primaryServer) newPrimaryView(ctx context.Context, chain netinfo.Chain, assets []ids.ID) (*primaryView, error) {
 	v := &primaryView{node: s.Network(), chain: chain, assets: map[ids.ID]pdata.Asset{}}
 	unique := make([]ids.ID, 0, len(assets))
 	seen := make(map[ids.ID]struct{}, len(assets))
@@ -54,7 +54,7 @@ func (s *server) newPrimaryView(ctx context.Context, chain netinfo.Chain, assets
 	if len(unique) == 0 {
 		return v, nil
 	}
-	known, err := s.backend.Primary.Assets(ctx, unique)
+	known, err := s.reader.Assets(ctx, unique)
 	if err != nil {
 		return nil, fmt.Errorf("reading %d asset descriptions: %w", len(unique), err)
 	}

@@ -48,7 +48,7 @@ func l1ValidatorTxTypes() []string {
 		"IncreaseL1ValidatorBalanceTx", "DisableL1ValidatorTx"}
 }
 
-func (s *server) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListPrimaryTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListPrimaryTxsRequest(r, heights)
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func emptyTxList(r *http.Request, chain netinfo.Chain) listPrimaryTxsResponse {
 // writeTxPage reads and writes one page of a tx listing of chain, bounded
 // by the time range tr: the listing of endpoint 4, and of endpoint 5 (its
 // active staking txs), which only differ in the scan.
-func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg api.Page, tr api.TimestampRange, scan txScan) error {
+func (s *primaryServer) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg api.Page, tr api.TimestampRange, scan txScan) error {
 	ctx := r.Context()
 	resp := emptyTxList(r, chain)
 	var empty bool
@@ -168,10 +168,10 @@ func inTimeRange(tr api.TimestampRange) func(*pdata.IndexedTx) bool {
 // heightRange turns a timestamp range (inclusive) into the heights of the
 // blocks it covers: FromHeight inclusive, ToHeight exclusive, 0 for no
 // bound. empty reports a range no block falls in.
-func (s *server) heightRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) (from, to uint64, empty bool, err error) {
+func (s *primaryServer) heightRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) (from, to uint64, empty bool, err error) {
 	if tr.Start.Set && tr.Start.Value > 0 {
 		// The first block at or after start follows the last one before it.
-		h, err := s.backend.Primary.HeightAtTime(ctx, chain, tr.Start.Value-1)
+		h, err := s.reader.HeightAtTime(ctx, chain, tr.Start.Value-1)
 		if err != nil {
 			return 0, 0, false, fmt.Errorf("finding the %s block before time %d: %w", chain, tr.Start.Value, err)
 		}
@@ -180,7 +180,7 @@ func (s *server) heightRange(ctx context.Context, chain netinfo.Chain, tr api.Ti
 		}
 	}
 	if tr.End.Set {
-		h, err := s.backend.Primary.HeightAtTime(ctx, chain, tr.End.Value)
+		h, err := s.reader.HeightAtTime(ctx, chain, tr.End.Value)
 		if err != nil {
 			return 0, 0, false, fmt.Errorf("finding the %s block at time %d: %w", chain, tr.End.Value, err)
 		}
@@ -212,7 +212,7 @@ type txScan struct {
 // before the tx that would exceed it), so a dense page is one read. A sparse
 // scan reads without a budget (filtered-out txs must not spend it) and the
 // page counts the UTXOs of the txs it keeps.
-func (s *server) scanTxs(ctx context.Context, chain netinfo.Chain, sc txScan) (page []pdata.IndexedTx, next *pdata.TxPos, err error) {
+func (s *primaryServer) scanTxs(ctx context.Context, chain netinfo.Chain, sc txScan) (page []pdata.IndexedTx, next *pdata.TxPos, err error) {
 	q := sc.q
 	var utxos, scanned int
 	full := func() bool {
@@ -225,7 +225,7 @@ func (s *server) scanTxs(ctx context.Context, chain netinfo.Chain, sc txScan) (p
 		if sc.sparse {
 			q.Limit, q.MaxUTXOs = max(q.Limit, filteredBatch), 0
 		}
-		items, err := s.backend.Primary.Txs(ctx, chain, q)
+		items, err := s.reader.Txs(ctx, chain, q)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listing %s transactions: %w", chain, err)
 		}
@@ -266,9 +266,9 @@ func (s *server) scanTxs(ctx context.Context, chain netinfo.Chain, sc txScan) (p
 }
 
 // hasTxAfter reports whether the listing q has a tx after q.After.
-func (s *server) hasTxAfter(ctx context.Context, chain netinfo.Chain, q pdata.TxQuery) (bool, error) {
+func (s *primaryServer) hasTxAfter(ctx context.Context, chain netinfo.Chain, q pdata.TxQuery) (bool, error) {
 	q.Limit, q.MaxUTXOs = 1, 0
-	items, err := s.backend.Primary.Txs(ctx, chain, q)
+	items, err := s.reader.Txs(ctx, chain, q)
 	if err != nil {
 		return false, fmt.Errorf("listing %s transactions: %w", chain, err)
 	}

@@ -410,7 +410,7 @@ func TestListPrimaryTxsBadInput(t *testing.T) {
 }
 
 func TestParsePrimaryAddresses(t *testing.T) {
-	s := newTestServer(newFakeBackend().readers(), nil)
+	s := newTestPrimaryServer(newFakeBackend().readers())
 	addr := bech32Of(t, pAlice)
 	texts, addrs, err := s.parsePrimaryAddresses(query(t, "addresses=P-"+addr+","+testEVMAddr+",X-"+addr+","+addr), api.ParamAddresses, true)
 	require.NoError(t, err)

@@ -37,30 +37,30 @@ type listXChainVerticesResponse struct {
 	ChainInfo     primaryChainInfo `json:"chainInfo"`
 }
 
-func (s *server) serveListLatestVertices(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListLatestVertices(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListLatestVerticesRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	return s.serveVertices(w, r, req.Page, func(after *uint64, limit int) ([]pdata.Vertex, error) {
-		return s.backend.Vertices.LatestVertices(r.Context(), after, limit)
+		return s.vertices.LatestVertices(r.Context(), after, limit)
 	})
 }
 
-func (s *server) serveListVerticesByHeight(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListVerticesByHeight(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListVerticesByHeightRequest(r, heights)
 	if err != nil {
 		return err
 	}
 	desc := req.Page.Order == api.SortDesc
 	return s.serveVertices(w, r, req.Page, func(after *uint64, limit int) ([]pdata.Vertex, error) {
-		return s.backend.Vertices.VerticesAtHeight(r.Context(), req.VertexHeight, desc, after, limit)
+		return s.vertices.VerticesAtHeight(r.Context(), req.VertexHeight, desc, after, limit)
 	})
 }
 
 // serveVertices reads one page of vertices through list (one more than the
 // page, to know whether another follows) and writes it.
-func (s *server) serveVertices(w http.ResponseWriter, r *http.Request, pg api.Page,
+func (s *primaryServer) serveVertices(w http.ResponseWriter, r *http.Request, pg api.Page,
 	list func(after *uint64, limit int) ([]pdata.Vertex, error),
 ) error {
 	after, err := api.ResumeAfter(pg, decodeBlockHeight)
@@ -68,7 +68,7 @@ func (s *server) serveVertices(w http.ResponseWriter, r *http.Request, pg api.Pa
 		return err
 	}
 	resp := listXChainVerticesResponse{Vertices: []xChainVertex{}, ChainInfo: newPrimaryChainInfo(r, netinfo.X)}
-	if s.backend.Vertices != nil {
+	if s.vertices != nil {
 		vertices, err := list(after, pg.Size+1)
 		if err != nil {
 			return fmt.Errorf("listing X-chain vertices: %w", err)

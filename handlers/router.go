@@ -27,11 +27,6 @@ type server struct {
 	openAPI []byte
 	// endpoints lists the routing table for the index (GET /).
 	endpoints []indexEndpoint
-	// methods names the well-known function selectors (see evm_methods.go).
-	methods methodTable
-	// totalStake caches the primary network's total stake (endpoint 11's
-	// stakePercentage); the one member written after New.
-	totalStake totalStakeCache
 }
 
 // New returns the HTTP handler of the avadata API. The VM registers it under
@@ -88,7 +83,7 @@ func newHandler(
 		return nil, err
 	}
 	core := api.NewCore(backend.Node, log, now, cfg.Version, cfg.RequestTimeout)
-	s := &server{Core: core, cfg: cfg, backend: backend, openAPI: openAPI, methods: newMethodTable()}
+	s := &server{Core: core, cfg: cfg, backend: backend, openAPI: openAPI}
 
 	routes, err := s.routes(ctrl)
 	if err != nil {
@@ -137,14 +132,12 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 		{Name: "openapi", Method: http.MethodGet, Path: "/openapi.json", Summary: "OpenAPI 3.1 document", Handler: s.Adapt(s.serveOpenAPI)},
 		{Name: "status", Method: http.MethodGet, Path: "/v1/status", Summary: "follower progress", Handler: s.Adapt(s.serveStatus)},
 		{Name: "rpc", Method: http.MethodPost, Path: "/rpc", Summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", Handler: rpcHandler},
-		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
 	}
-	// The Data API endpoints of the spec; most are validated stubs for now
-	// (see routes_common.go).
-	routes = append(routes, s.sigAggRoutes()...)
-	routes = append(routes, s.evmRoutes()...)
-	routes = append(routes, s.primaryRoutes()...)
-	routes = append(routes, s.stakingRoutes()...)
+	b := s.backend
+	routes = append(routes, newMetricsRoutes(s.Core, b.Metrics)...)
+	routes = append(routes, newSigAggRoutes(s.Core, b.SigAgg)...)
+	routes = append(routes, newEVMRoutes(s.Core, s.cfg.EVM, b.EVM, b.EVMState)...)
+	routes = append(routes, newPrimaryRoutes(s.Core, b.Primary, b.Staking, b.Platform, b.Vertices)...)
 	return routes, nil
 }
 

@@ -35,7 +35,7 @@ const (
 	routeGetNativeBalance    = "getNativeBalance"
 )
 
-func (s *server) evmRoutes() []api.Route {
+func (s *evmServer) evmRoutes() []api.Route {
 	return []api.Route{
 		{Name: routeListChains, Method: http.MethodGet, Path: "/v1/chains",
 			Summary: "EVM chains this node follows", Handler: s.Adapt(s.serveListChains)},
@@ -76,7 +76,7 @@ type evmTarget struct {
 
 // resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
 // request reads that chain's index.
-func (s *server) resolveEVMPath(r *http.Request, heights *api.Heights) (evmTarget, error) {
+func (s *evmServer) resolveEVMPath(r *http.Request, heights *api.Heights) (evmTarget, error) {
 	chain, err := api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network())
 	if err != nil {
 		return evmTarget{}, err

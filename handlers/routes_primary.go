@@ -43,7 +43,7 @@ const (
 func allPrimaryChains() []netinfo.Chain { return []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C} }
 func xChainOnly() []netinfo.Chain       { return []netinfo.Chain{netinfo.X} }
 
-func (s *server) primaryRoutes() []api.Route {
+func (s *primaryServer) primaryRoutes() []api.Route {
 	const base = "/v1/networks/{network}/blockchains/{blockchainId}"
 	return []api.Route{
 		{Name: routeListPrimaryTxs, Method: http.MethodGet, Path: base + "/transactions",
@@ -69,7 +69,7 @@ func (s *server) primaryRoutes() []api.Route {
 // 0x addresses, which C-chain atomic lookups accept. It returns the
 // addresses as given (for page token filters) and their 20 bytes, in the
 // same order: the index keys X/P and EVM addresses alike by those bytes.
-func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, []ids.ShortID, error) {
+func (s *primaryServer) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, []ids.ShortID, error) {
 	hrp := s.Network().HRP()
 	decoded := make(map[string]ids.ShortID)
 	items, err := api.ParseList(q, name, api.MaxListEntries, func(item string) error {
@@ -116,7 +116,7 @@ type listPrimaryTxsRequest struct {
 	Page              api.Page
 }
 
-func (s *server) parseListPrimaryTxsRequest(r *http.Request, heights *api.Heights) (listPrimaryTxsRequest, error) {
+func (s *primaryServer) parseListPrimaryTxsRequest(r *http.Request, heights *api.Heights) (listPrimaryTxsRequest, error) {
 	var req listPrimaryTxsRequest
 	var err error
 	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
@@ -180,7 +180,7 @@ type getPrimaryBalancesRequest struct {
 	BlockTimestamp api.Bound[int64]
 }
 
-func (s *server) parseGetPrimaryBalancesRequest(r *http.Request, heights *api.Heights) (getPrimaryBalancesRequest, error) {
+func (s *primaryServer) parseGetPrimaryBalancesRequest(r *http.Request, heights *api.Heights) (getPrimaryBalancesRequest, error) {
 	var req getPrimaryBalancesRequest
 	var err error
 	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
@@ -202,7 +202,7 @@ type listVerticesByHeightRequest struct {
 	Page         api.Page
 }
 
-func (s *server) parseListVerticesByHeightRequest(r *http.Request, heights *api.Heights) (listVerticesByHeightRequest, error) {
+func (s *primaryServer) parseListVerticesByHeightRequest(r *http.Request, heights *api.Heights) (listVerticesByHeightRequest, error) {
 	var req listVerticesByHeightRequest
 	var err error
 	if _, err = s.ResolvePrimaryChain(r, xChainOnly()); err != nil {
@@ -226,7 +226,7 @@ type listBlocksByNodeRequest struct {
 	Page   api.Page
 }
 
-func (s *server) parseListBlocksByNodeRequest(r *http.Request, heights *api.Heights) (listBlocksByNodeRequest, error) {
+func (s *primaryServer) parseListBlocksByNodeRequest(r *http.Request, heights *api.Heights) (listBlocksByNodeRequest, error) {
 	var req listBlocksByNodeRequest
 	var err error
 	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
@@ -251,7 +251,7 @@ type listLatestVerticesRequest struct {
 	Page api.Page
 }
 
-func (s *server) parseListLatestVerticesRequest(r *http.Request, heights *api.Heights) (listLatestVerticesRequest, error) {
+func (s *primaryServer) parseListLatestVerticesRequest(r *http.Request, heights *api.Heights) (listLatestVerticesRequest, error) {
 	var req listLatestVerticesRequest
 	var err error
 	if _, err = s.ResolvePrimaryChain(r, xChainOnly()); err != nil {

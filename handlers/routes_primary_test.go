@@ -201,7 +201,7 @@ func TestListLatestVerticesRoute(t *testing.T) {
 }
 
 func TestParseListPrimaryTxsRequest(t *testing.T) {
-	s := newTestServer(newFakeBackend().readers(), nil)
+	s := newTestPrimaryServer(newFakeBackend().readers())
 	addr := bech32Addr(t, "local", 1)
 	req, err := http.NewRequest(http.MethodGet, "http://node/?addresses="+addr+"&txTypes=basetx", nil)
 	require.NoError(t, err)

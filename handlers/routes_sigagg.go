@@ -44,7 +44,7 @@ func sigAggBodyFields() []string {
 		fieldQuorumPercentage, fieldQuorumPercentageBuffer, fieldPChainHeight}
 }
 
-func (s *server) sigAggRoutes() []api.Route {
+func (s *sigAggServer) sigAggRoutes() []api.Route {
 	const base = "/v1/signatureAggregator/{network}/aggregateSignatures"
 	return []api.Route{
 		{Name: routeAggregateSignatures, Method: http.MethodPost, Path: base,
@@ -60,7 +60,7 @@ func (s *server) sigAggRoutes() []api.Route {
 // The body is parsed strictly: it must be one JSON object with no fields but
 // the documented ones (exact spelling), and numbers must be JSON numbers.
 // A field set to null counts as absent.
-func (s *server) parseAggregateSignaturesRequest(r *http.Request, heights *api.Heights) (aggregator.Request, error) {
+func (s *sigAggServer) parseAggregateSignaturesRequest(r *http.Request, heights *api.Heights) (aggregator.Request, error) {
 	var req aggregator.Request
 	if err := api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
 		return req, err
@@ -113,7 +113,7 @@ type getAggregatedSignaturesRequest struct {
 	TxID ids.ID
 }
 
-func (s *server) parseGetAggregatedSignaturesRequest(r *http.Request, heights *api.Heights) (getAggregatedSignaturesRequest, error) {
+func (s *sigAggServer) parseGetAggregatedSignaturesRequest(r *http.Request, heights *api.Heights) (getAggregatedSignaturesRequest, error) {
 	if err := api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
 		return getAggregatedSignaturesRequest{}, err
 	}

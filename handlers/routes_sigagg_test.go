@@ -110,7 +110,7 @@ func TestAggregateSignaturesBodyLimit(t *testing.T) {
 }
 
 func TestParseAggregateSignaturesDefaults(t *testing.T) {
-	s := newTestServer(newFakeBackend().readers(), nil)
+	s := newTestSigAggServer(newFakeBackend().readers())
 	req := httptest.NewRequest(http.MethodPost, "http://node"+aggregatePath, strings.NewReader(`{"message":"0xAAbb"}`))
 	req = muxVars(req, map[string]string{"network": "local"})
 	got, err := s.parseAggregateSignaturesRequest(req, &api.Heights{})

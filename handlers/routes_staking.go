@@ -32,7 +32,7 @@ func delegationStatuses() []string { return []string{"completed", "active", "pen
 // pChainOnly is the {blockchainId} set of the staking endpoint.
 func pChainOnly() []netinfo.Chain { return []netinfo.Chain{netinfo.P} }
 
-func (s *server) stakingRoutes() []api.Route {
+func (s *primaryServer) stakingRoutes() []api.Route {
 	return []api.Route{
 		{Name: routeListStakingTxs, Method: http.MethodGet,
 			Path:    "/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking",
@@ -65,7 +65,7 @@ type listStakingTxsRequest struct {
 	Page       api.Page
 }
 
-func (s *server) parseListStakingTxsRequest(r *http.Request, heights *api.Heights) (listStakingTxsRequest, error) {
+func (s *primaryServer) parseListStakingTxsRequest(r *http.Request, heights *api.Heights) (listStakingTxsRequest, error) {
 	var req listStakingTxsRequest
 	var err error
 	if _, err = s.ResolvePrimaryPath(r, heights, pChainOnly()); err != nil {
@@ -98,7 +98,7 @@ type listRewardsRequest struct {
 	Page       api.Page
 }
 
-func (s *server) parseListRewardsRequest(r *http.Request, heights *api.Heights) (listRewardsRequest, error) {
+func (s *primaryServer) parseListRewardsRequest(r *http.Request, heights *api.Heights) (listRewardsRequest, error) {
 	var req listRewardsRequest
 	var err error
 	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
@@ -131,7 +131,7 @@ type getValidatorRequest struct {
 	Page             api.Page
 }
 
-func (s *server) parseGetValidatorRequest(r *http.Request, heights *api.Heights) (getValidatorRequest, error) {
+func (s *primaryServer) parseGetValidatorRequest(r *http.Request, heights *api.Heights) (getValidatorRequest, error) {
 	var req getValidatorRequest
 	var err error
 	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
@@ -160,7 +160,7 @@ type listDelegatorsRequest struct {
 	Page             api.Page
 }
 
-func (s *server) parseListDelegatorsRequest(r *http.Request, heights *api.Heights) (listDelegatorsRequest, error) {
+func (s *primaryServer) parseListDelegatorsRequest(r *http.Request, heights *api.Heights) (listDelegatorsRequest, error) {
 	var req listDelegatorsRequest
 	var err error
 	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {

@@ -115,7 +115,7 @@ func TestListDelegatorsRoute(t *testing.T) {
 }
 
 func TestParseListRewardsRequest(t *testing.T) {
-	s := newTestServer(newFakeBackend().readers(), nil)
+	s := newTestPrimaryServer(newFakeBackend().readers())
 	req, err := http.NewRequest(http.MethodGet, "http://node/?nodeIds="+testNodeID+","+testNodeID+"&currency=EUR", nil)
 	require.NoError(t, err)
 	req = muxVars(req, map[string]string{"network": "local"})

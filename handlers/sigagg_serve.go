@@ -1,11 +1,13 @@
 package handlers
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"net/http"
 	"strconv"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/avadata/avadata/aggregator"
@@ -30,15 +32,15 @@ type signatureAggregationResponse struct {
 
 // serveAggregateSignatures answers POST aggregateSignatures with 200 (the
 // spec's status; the hosted API's OpenAPI document says 201).
-func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *sigAggServer) serveAggregateSignatures(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseAggregateSignaturesRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	if s.backend.SigAgg == nil {
+	if s.aggregator == nil {
 		return s.NotServedYet(r)
 	}
-	res, err := s.backend.SigAgg.AggregateSignatures(r.Context(), req)
+	res, err := s.aggregator.AggregateSignatures(r.Context(), req)
 	if err != nil {
 		return aggregationError(w, err)
 	}
@@ -49,15 +51,15 @@ func (s *server) serveAggregateSignatures(w http.ResponseWriter, r *http.Request
 // serveGetAggregatedSignatures answers GET aggregateSignatures/{txHash}:
 // the warp message the P-chain signs for a committed L1 transaction,
 // aggregated with the default quorum at the proposed height.
-func (s *server) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *sigAggServer) serveGetAggregatedSignatures(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetAggregatedSignaturesRequest(r, heights)
 	if err != nil {
 		return err
 	}
-	if s.backend.SigAgg == nil {
+	if s.aggregator == nil {
 		return s.NotServedYet(r)
 	}
-	res, err := s.backend.SigAgg.AggregateForTx(r.Context(), req.TxID)
+	res, err := s.aggregator.AggregateForTx(r.Context(), req.TxID)
 	if err != nil {
 		return aggregationError(w, err)
 	}
@@ -95,4 +97,27 @@ func aggregationError(w http.ResponseWriter, err error) error {
 		w.Header().Set("Retry-After", "1")
 	}
 	return api.NewError(status, "%s", aggErr.Message)
+}
+
+// SignatureAggregator gathers validators' signatures of warp messages
+// (*aggregator.Aggregator).
+type SignatureAggregator interface {
+	AggregateSignatures(ctx context.Context, req aggregator.Request) (aggregator.Result, error)
+	// AggregateForTx aggregates the warp message of a committed P-chain L1
+	// transaction.
+	AggregateForTx(ctx context.Context, txID ids.ID) (aggregator.Result, error)
+}
+
+// sigAggServer serves signature aggregation.
+type sigAggServer struct {
+	*api.Core
+	// aggregator is nil when the node runs no aggregator: the operations
+	// then answer that they are not served.
+	aggregator SignatureAggregator
+}
+
+// newSigAggRoutes returns the routes of signature aggregation.
+func newSigAggRoutes(core *api.Core, aggregator SignatureAggregator) []api.Route {
+	s := &sigAggServer{Core: core, aggregator: aggregator}
+	return s.sigAggRoutes()
 }

@@ -20,18 +20,18 @@ import (
 
 // stakingReader is the index's staking reader; a build without one answers
 // 503 rather than failing on a nil reader.
-func (s *server) stakingReader() (StakingReader, error) {
-	if s.backend.Staking == nil {
+func (s *primaryServer) stakingReader() (StakingReader, error) {
+	if s.staking == nil {
 		return nil, api.NewError(http.StatusServiceUnavailable, "staking data is not available: this node gives avadata no staking index")
 	}
-	return s.backend.Staking, nil
+	return s.staking, nil
 }
 
 // stakersOf looks up the stakers the staking txs among txs add, by staking
 // tx ID: at most one read for the validators and one for the delegators
 // (the reader lists one kind at a time). status, when set, keeps the
 // stakers with that status at now.
-func (s *server) stakersOf(ctx context.Context, txs []pdata.IndexedTx, status string, now int64) (map[ids.ID]*pdata.IndexedStaker, error) {
+func (s *primaryServer) stakersOf(ctx context.Context, txs []pdata.IndexedTx, status string, now int64) (map[ids.ID]*pdata.IndexedStaker, error) {
 	var validators, delegators []ids.ID
 	for i := range txs {
 		switch st := txs[i].Tx.Staker; {
@@ -76,8 +76,8 @@ func (s *server) stakersOf(ctx context.Context, txs []pdata.IndexedTx, status st
 
 // pageStakersOf maps the staking txs among txs to their staker records
 // (PChainTransaction.rewardTxHash and estimatedReward).
-func (s *server) pageStakersOf(ctx context.Context, txs []pdata.IndexedTx) (map[ids.ID]*pdata.IndexedStaker, error) {
-	if s.backend.Staking == nil {
+func (s *primaryServer) pageStakersOf(ctx context.Context, txs []pdata.IndexedTx) (map[ids.ID]*pdata.IndexedStaker, error) {
+	if s.staking == nil {
 		return nil, nil // both fields are optional: a build without staking data leaves them out
 	}
 	return s.stakersOf(ctx, txs, "", 0)
@@ -112,7 +112,7 @@ func decodeRewardPos(b []byte) (pdata.RewardPos, bool) {
 // listStakers reads one page of the staker listing q (endpoints 11 and 12)
 // in pg's order, after pg's cursor, and the token of the next page ("" at
 // the end).
-func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Page) ([]pdata.IndexedStaker, string, error) {
+func (s *primaryServer) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Page) ([]pdata.IndexedStaker, string, error) {
 	reader, err := s.stakingReader()
 	if err != nil {
 		return nil, "", err

@@ -36,7 +36,7 @@ import (
 // maxLiveReads bounds the node reads one page runs at once.
 const maxLiveReads = 4
 
-func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListDelegators(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListDelegatorsRequest(r, heights)
 	if err != nil {
 		return err
@@ -99,9 +99,9 @@ func completedDelegation(st *pdata.IndexedStaker) (gross, net uint64) {
 // potentialRewards reads the node's potential rewards of the page's active
 // primary-network delegations, by staking tx: one read per node, a few at
 // a time. Nodes the node cannot answer for are left out.
-func (s *server) potentialRewards(ctx context.Context, stakers []pdata.IndexedStaker, now int64) map[ids.ID]uint64 {
+func (s *primaryServer) potentialRewards(ctx context.Context, stakers []pdata.IndexedStaker, now int64) map[ids.ID]uint64 {
 	out := map[ids.ID]uint64{}
-	if s.backend.Platform == nil {
+	if s.platform == nil {
 		return out
 	}
 	var nodes []ids.NodeID
@@ -123,7 +123,7 @@ func (s *server) potentialRewards(ctx context.Context, stakers []pdata.IndexedSt
 		sema <- struct{}{}
 		go func() {
 			defer func() { <-sema; wg.Done() }()
-			vals, err := s.backend.Platform.CurrentValidators(ctx, []ids.NodeID{node})
+			vals, err := s.platform.CurrentValidators(ctx, []ids.NodeID{node})
 			if err != nil {
 				s.Log().Debug("reading a validator's delegators; answering 0 for their estimates",
 					zap.Stringer("nodeID", node), zap.Error(err))

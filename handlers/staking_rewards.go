@@ -25,7 +25,7 @@ import (
 // nothing: the only member it would price, reward.historicalPrice, is
 // optional and avadata has no price history, so it is left out.
 
-func (s *server) serveListRewards(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListRewards(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListRewardsRequest(r, heights)
 	if err != nil {
 		return err

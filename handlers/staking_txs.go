@@ -45,7 +45,7 @@ func stakingTypesOf(requested []string) []string {
 	return slices.DeleteFunc(slices.Clone(requested), func(t string) bool { return !slices.Contains(stakingTxTypes(), t) })
 }
 
-func (s *server) serveListStakingTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveListStakingTxs(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListStakingTxsRequest(r, heights)
 	if err != nil {
 		return err

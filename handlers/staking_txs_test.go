@@ -224,7 +224,7 @@ func TestListRewardsErrors(t *testing.T) {
 	b := withFixtures(t, newFakeBackend())
 	backend := b.readers()
 	backend.Staking = nil
-	s := newTestServer(backend, nil)
+	s := newTestPrimaryServer(backend)
 	_, err := s.stakingReader()
 	var apiErr *api.Error
 	require.ErrorAs(t, err, &apiErr)

@@ -48,7 +48,7 @@ import (
 //     as delegation reward the fees accrued so far plus the fees of the
 //     current delegations' potential rewards.
 
-func (s *server) serveGetValidator(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+func (s *primaryServer) serveGetValidator(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetValidatorRequest(r, heights)
 	if err != nil {
 		return err
@@ -197,17 +197,17 @@ type liveValidators struct {
 // liveValidation reads the node's current validator entry of nodeID, with
 // its delegators, and the total stake, when the page holds an active
 // primary-network validation. Failures degrade the reply, see above.
-func (s *server) liveValidation(ctx context.Context, nodeID ids.NodeID, stakers []pdata.IndexedStaker, now int64) liveValidators {
+func (s *primaryServer) liveValidation(ctx context.Context, nodeID ids.NodeID, stakers []pdata.IndexedStaker, now int64) liveValidators {
 	var live liveValidators
 	needed := false
 	for i := range stakers {
 		st := &stakers[i]
 		needed = needed || (st.Staker.Subnet == ids.Empty && st.Status(now) == pdata.StatusActive)
 	}
-	if !needed || s.backend.Platform == nil {
+	if !needed || s.platform == nil {
 		return live
 	}
-	vals, err := s.backend.Platform.CurrentValidators(ctx, []ids.NodeID{nodeID})
+	vals, err := s.platform.CurrentValidators(ctx, []ids.NodeID{nodeID})
 	if err != nil {
 		s.Log().Debug("reading the current validator; answering without live data",
 			zap.Stringer("nodeID", nodeID), zap.Error(err))
@@ -237,14 +237,14 @@ type totalStakeCache struct {
 	total uint64
 }
 
-func (c *totalStakeCache) get(ctx context.Context, s *server) (uint64, error) {
+func (c *totalStakeCache) get(ctx context.Context, s *primaryServer) (uint64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := s.Now()
 	if !c.at.IsZero() && now.Sub(c.at) < totalStakeTTL {
 		return c.total, nil
 	}
-	vals, err := s.backend.Platform.CurrentValidators(ctx, nil)
+	vals, err := s.platform.CurrentValidators(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
