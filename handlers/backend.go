@@ -2,6 +2,10 @@ package handlers
 
 import (
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/primary"
+	"github.com/avadata/avadata/handlers/sigagg"
 
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -12,25 +16,25 @@ import (
 // progress, live node state). Unit tests use fakes.
 type Backend struct {
 	Node    api.NodeView
-	Metrics MetricsReader
-	EVM     EVMReader
+	Metrics metrics.Reader
+	EVM     evm.Reader
 	// EVMState reads live state from the node's EVM chains (current native
 	// balances), which the index does not keep.
-	EVMState EVMStateReader
+	EVMState evm.StateReader
 	// Primary serves the primary-network endpoints (P, X and C-chain
 	// atomic data) from the index.
-	Primary PrimaryReader
+	Primary primary.Reader
 	// Staking serves validators, delegators and rewards from the index.
-	Staking StakingReader
+	Staking primary.StakingReader
 	// Platform reads live P-chain state the index does not keep (uptimes
 	// and potential rewards of active validators).
-	Platform PlatformStateReader
+	Platform primary.PlatformStateReader
 	// Vertices serves the X-chain DAG vertices from the index; nil (no
 	// vertex follower) answers every vertex listing with an empty page.
-	Vertices VertexReader
+	Vertices primary.VertexReader
 	// SigAgg serves the signature aggregation endpoints; nil answers them
 	// as not served yet.
-	SigAgg SignatureAggregator
+	SigAgg sigagg.Aggregator
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

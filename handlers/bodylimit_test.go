@@ -6,15 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/handlertest"
+
 	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/stretchr/testify/require"
 )
 
 func TestBodyLimitOnEveryRoute(t *testing.T) {
-	cfg := testConfig()
+	cfg := handlertest.Config()
 	cfg.MaxBodyBytes = 1000
-	srv := newTestAPI(t, cfg, newFakeBackend(), nil)
+	srv := newTestAPI(t, cfg, handlertest.NewFakes(), nil)
 	big := strings.Repeat("x", 1001)
 	for _, tc := range []struct{ method, path string }{
 		{http.MethodGet, "/v1/status"},
@@ -23,13 +25,13 @@ func TestBodyLimitOnEveryRoute(t *testing.T) {
 		{http.MethodGet, "/v1/no-such-route"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
-			rec := srv.request(t, tc.method, "/ext/bc/data"+tc.path, big)
-			requireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large: the limit is 1000 bytes")
+			rec := srv.Request(t, tc.method, "/ext/bc/data"+tc.path, big)
+			handlertest.RequireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large: the limit is 1000 bytes")
 		})
 	}
 	t.Run("metrics service", func(t *testing.T) {
-		rec := srv.request(t, http.MethodGet, "/ext/bc/data/metrics/v1/avg_tps/p-chain", big)
-		requireMetricsError(t, rec, http.StatusRequestEntityTooLarge, "too large")
+		rec := srv.Request(t, http.MethodGet, "/ext/bc/data/metrics/v1/avg_tps/p-chain", big)
+		handlertest.RequireMetricsError(t, rec, http.StatusRequestEntityTooLarge, "too large")
 	})
 	t.Run("streamed body", func(t *testing.T) {
 		// No Content-Length (HTTP/2 through the node): caught while reading,
@@ -38,7 +40,7 @@ func TestBodyLimitOnEveryRoute(t *testing.T) {
 		req := httptest.NewRequest(http.MethodPost, "http://node/ext/bc/data/v1/signatureAggregator/local/aggregateSignatures",
 			strings.NewReader(body))
 		req.ContentLength = -1
-		requireDataError(t, newRecorderFor(srv, req), http.StatusRequestEntityTooLarge, "1000 bytes")
+		handlertest.RequireDataError(t, srv.Serve(req), http.StatusRequestEntityTooLarge, "1000 bytes")
 	})
 	t.Run("at the limit", func(t *testing.T) {
 		request := `{"jsonrpc":"2.0","method":"avadata.status","id":1}`

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 // FuzzRouter sends arbitrary requests to the whole HTTP layer and checks the
@@ -23,13 +25,13 @@ func FuzzRouter(f *testing.F) {
 		{"GET", "v1/chains/43112/addresses/\n/transactions", "", ""},
 		{"GET", "v1/chains/c-chain/tokens/0x0000000000000000000000000000000000000001/transfers", "pageToken=%00", ""},
 		{"GET", "v1/networks/local/blockchains/p-chain/transactions", "addresses=P-local1x&txTypes=AddValidatorTx", ""},
-		{"GET", "v1/networks/local/blockchains/p-chain/transactions", "l1ValidationId=" + testValidation.String() + "&pageSize=1", ""},
+		{"GET", "v1/networks/local/blockchains/p-chain/transactions", "l1ValidationId=" + handlertest.Validation.String() + "&pageSize=1", ""},
 		{"GET", "v1/networks/local/blockchains/x-chain/transactions", "addresses=local15x328f9956n632d24wk2mt40kzcm9va5zj40z6&startTimestamp=1600000000", ""},
-		{"GET", "v1/networks/local/blockchains/c-chain/balances", "addresses=" + testEVMAddr + "&blockTimestamp=1", ""},
-		{"GET", "v1/networks/local/blockchains/p-chain/nodes/" + testNodeID + "/blocks", "pageSize=2&endTimestamp=1600000030", ""},
+		{"GET", "v1/networks/local/blockchains/c-chain/balances", "addresses=" + handlertest.EVMAddr + "&blockTimestamp=1", ""},
+		{"GET", "v1/networks/local/blockchains/p-chain/nodes/" + handlertest.NodeID + "/blocks", "pageSize=2&endTimestamp=1600000030", ""},
 		{"GET", "v1/networks/local/blockchains/p-chain/transactions:listStaking", "txTypes=AddDelegatorTx&sortOrder=asc&pageSize=1", ""},
-		{"GET", "v1/networks/local/rewards", "nodeIds=" + testNodeID + "&pageSize=2", ""},
-		{"GET", "v1/networks/local/validators/" + testNodeID, "validationStatus=active", ""},
+		{"GET", "v1/networks/local/rewards", "nodeIds=" + handlertest.NodeID + "&pageSize=2", ""},
+		{"GET", "v1/networks/local/validators/" + handlertest.NodeID, "validationStatus=active", ""},
 		{"GET", "v1/networks/local/delegators", "rewardAddresses=local1qyqszqgpqyqszqgpqyqszqgpqyqszqgpjhn9zv&pageToken=x", ""},
 		{"GET", "metrics/v2/chains/43112/contracts/0x0000000000000000000000000000000000000001/nfts:listHolders", "pageSize=5001", ""},
 		{"GET", "metrics/v1/avg_tps/p-chain", "pageSize=-1", ""},
@@ -63,7 +65,7 @@ func FuzzRouter(f *testing.F) {
 		p := peers[i%len(peers)]
 		f.Add(sd.method, sd.path, sd.query, sd.body, p.remoteAddr, p.forwardedFor)
 	}
-	srv := newTestAPI(&testing.T{}, testConfig(), withFixtures(&testing.T{}, newFakeBackend()), &fakeController{})
+	srv := newTestAPI(&testing.T{}, handlertest.Config(), handlertest.WithFixtures(&testing.T{}, handlertest.NewFakes()), &handlertest.Controller{})
 	f.Fuzz(func(t *testing.T, method, path, query, body, remoteAddr, forwardedFor string) {
 		if !validMethod(method) {
 			method = http.MethodGet
@@ -79,7 +81,7 @@ func FuzzRouter(f *testing.F) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			srv.handler.ServeHTTP(rec, req)
+			srv.Handler.ServeHTTP(rec, req)
 		}()
 		select {
 		case <-done:

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/serve"
+
 	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/stretchr/testify/require"
@@ -16,23 +19,29 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
+// Listings the replica tests page through.
+var (
+	aliceTxsPath = "/v1/chains/43112/addresses/" + handlertest.EVMAddr + "/transactions"
+	pTxsPath     = "/v1/networks/local/blockchains/p-chain/transactions"
+)
+
 // Replicas: several avadata nodes behind one load balancer, sharing the
 // page-token key. Each test builds two APIs over two fake backends with the
 // same fixtures (the same chain, indexed by two nodes) and the same key.
 
 // replicaPair returns two replicas at the fixtures' heights with one key;
 // cfgB configures the second.
-func replicaPair(t *testing.T, cfgB Config) (a, b *testAPI) {
+func replicaPair(t *testing.T, cfgB serve.Config) (a, b *handlertest.API) {
 	t.Helper()
-	a = newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	backendB := withFixtures(t, newFakeBackend())
-	backendB.key = a.backend.key
+	a = newTestAPI(t, handlertest.Config(), handlertest.WithFixtures(t, handlertest.NewFakes()), nil)
+	backendB := handlertest.WithFixtures(t, handlertest.NewFakes())
+	backendB.Key = a.Fakes.Key
 	b = newTestAPI(t, cfgB, backendB, nil)
 	return a, b
 }
 
 // tokenHeights decodes the heights a page's token carries.
-func tokenHeights(t *testing.T, srv *testAPI, body map[string]any) []api.StreamHeight {
+func tokenHeights(t *testing.T, srv *handlertest.API, body map[string]any) []api.StreamHeight {
 	t.Helper()
 	raw, err := base64.RawURLEncoding.DecodeString(body["nextPageToken"].(string))
 	require.NoError(t, err)
@@ -42,21 +51,21 @@ func tokenHeights(t *testing.T, srv *testAPI, body map[string]any) []api.StreamH
 }
 
 func TestIndexedHeightHeader(t *testing.T) {
-	backend := withFixtures(t, newFakeBackend())
-	backend.setIndexedHeight(netinfo.P, 40)
-	backend.setIndexedHeight(netinfo.X, 7)
-	backend.mu.Lock()
-	backend.statuses = append(backend.statuses, follower.Status{Chain: netinfo.X, ChainName: api.VertexStream, IndexedHeight: 3})
-	backend.mu.Unlock()
-	backend.vertices = testVertices()
-	srv := newTestAPI(t, testConfig(), backend, nil)
+	backend := handlertest.WithFixtures(t, handlertest.NewFakes())
+	backend.SetIndexedHeight(netinfo.P, 40)
+	backend.SetIndexedHeight(netinfo.X, 7)
+	backend.Mu.Lock()
+	backend.FollowerStatuses = append(backend.FollowerStatuses, follower.Status{Chain: netinfo.X, ChainName: api.VertexStream, IndexedHeight: 3})
+	backend.Mu.Unlock()
+	backend.Vertices = handlertest.FixtureVertices()
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 
-	subnet := testSubnetChainID.String()
+	subnet := handlertest.SubnetChainID.String()
 	for path, want := range map[string]string{
 		aliceTxsPath: "C=15",
-		"/v1/chains/779672/addresses/" + testEVMAddr + "/transactions":      subnet + "=3",
-		"/v1/chains/43112/transactions/" + txHashN(12).Hex():                "C=15",
-		"/v1/chains/43112/addresses/" + testEVMAddr + "/balances:getNative": "C=15",
+		"/v1/chains/779672/addresses/" + handlertest.EVMAddr + "/transactions":      subnet + "=3",
+		"/v1/chains/43112/transactions/" + handlertest.TxHashN(12).Hex():            "C=15",
+		"/v1/chains/43112/addresses/" + handlertest.EVMAddr + "/balances:getNative": "C=15",
 		pTxsPath: "P=40",
 		"/v1/networks/local/blockchains/x-chain/transactions":                                                   "X=7, X-vertices=3",
 		"/v1/networks/local/blockchains/x-chain/vertices":                                                       "X-vertices=3",
@@ -65,14 +74,14 @@ func TestIndexedHeightHeader(t *testing.T) {
 		"/metrics/v1/avg_tps/c-chain":                                                                           "C=15",
 		"/v1/chains/43112/transactions/0x" + "00000000000000000000000000000000000000000000000000000000000000ff": "C=15",
 	} {
-		rec := srv.get(t, path)
+		rec := srv.Get(t, path)
 		require.Less(t, rec.Code, 500, "%s: %s", path, rec.Body.String())
 		require.Equal(t, want, rec.Header().Get(api.HeaderIndexedHeight), "%s (status %d)", path, rec.Code)
 	}
 
 	// Replies that read no index carry none.
 	for _, path := range []string{"/v1/status", "/", "/v1/chains", "/v1/nowhere"} {
-		require.Empty(t, srv.get(t, path).Header().Values(api.HeaderIndexedHeight), path)
+		require.Empty(t, srv.Get(t, path).Header().Values(api.HeaderIndexedHeight), path)
 	}
 }
 
@@ -80,19 +89,19 @@ func TestIndexedHeightHeader(t *testing.T) {
 // the first page's height, in the header and in the token, however far the
 // index has gone since.
 func TestPinnedPagesReflectThePin(t *testing.T) {
-	backend := withFixtures(t, newFakeBackend())
-	srv := newTestAPI(t, testConfig(), backend, nil)
-	first := srv.get(t, aliceTxsPath+"?pageSize=2")
+	backend := handlertest.WithFixtures(t, handlertest.NewFakes())
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
+	first := srv.Get(t, aliceTxsPath+"?pageSize=2")
 	require.Equal(t, "C=15", first.Header().Get(api.HeaderIndexedHeight))
 	var body map[string]any
-	requireJSON(t, first, http.StatusOK, &body)
+	handlertest.RequireJSON(t, first, http.StatusOK, &body)
 	require.Equal(t, []api.StreamHeight{{Stream: "C", Height: 15}}, tokenHeights(t, srv, body))
 
-	arrive(backend, 20)
-	second := srv.get(t, withToken(aliceTxsPath+"?pageSize=2", body))
+	handlertest.Arrive(backend, 20)
+	second := srv.Get(t, handlertest.WithToken(aliceTxsPath+"?pageSize=2", body))
 	require.Equal(t, "C=15", second.Header().Get(api.HeaderIndexedHeight))
-	requireJSON(t, second, http.StatusOK, &body)
-	require.Equal(t, []string{"13", "12"}, txBlocks(t, body))
+	handlertest.RequireJSON(t, second, http.StatusOK, &body)
+	require.Equal(t, []string{"13", "12"}, handlertest.TxBlocks(t, body))
 	require.Equal(t, []api.StreamHeight{{Stream: "C", Height: 15}}, tokenHeights(t, srv, body))
 }
 
@@ -100,14 +109,14 @@ func TestPinnedPagesReflectThePin(t *testing.T) {
 // records the height indexed when the page was cut, and at least the height
 // of the last item it read.
 func TestUnpinnedTokensCarryTheHeightAtTheCut(t *testing.T) {
-	backend := withFixtures(t, newFakeBackend())
-	backend.setIndexedHeight(netinfo.P, 12) // the status lags the rows
-	srv := newTestAPI(t, testConfig(), backend, nil)
-	path := pTxsPath + "?sortOrder=asc&pageSize=5&addresses=" + bech32Of(t, pBob)
-	rec := srv.get(t, path)
+	backend := handlertest.WithFixtures(t, handlertest.NewFakes())
+	backend.SetIndexedHeight(netinfo.P, 12) // the status lags the rows
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
+	path := pTxsPath + "?sortOrder=asc&pageSize=5&addresses=" + handlertest.Bech32Of(t, handlertest.PBob)
+	rec := srv.Get(t, path)
 	var body map[string]any
-	requireJSON(t, rec, http.StatusOK, &body)
-	heights := txHeights(t, body)
+	handlertest.RequireJSON(t, rec, http.StatusOK, &body)
+	heights := handlertest.TxHeights(t, body)
 	last, err := strconv.ParseUint(heights[len(heights)-1], 10, 64)
 	require.NoError(t, err)
 	require.Equal(t, []api.StreamHeight{{Stream: "P", Height: last}}, tokenHeights(t, srv, body))
@@ -115,43 +124,43 @@ func TestUnpinnedTokensCarryTheHeightAtTheCut(t *testing.T) {
 }
 
 func TestReplicasShareTokens(t *testing.T) {
-	a, b := replicaPair(t, testConfig())
+	a, b := replicaPair(t, handlertest.Config())
 	path := aliceTxsPath + "?pageSize=2"
 	var pages [][]string
-	body := getBody(t, a, path)
+	body := a.GetBody(t, path)
 	for turn := 1; ; turn++ {
-		pages = append(pages, txBlocks(t, body))
+		pages = append(pages, handlertest.TxBlocks(t, body))
 		if _, more := body["nextPageToken"]; !more {
 			break
 		}
-		replica := []*testAPI{a, b}[turn%2]
-		body = getBody(t, replica, withToken(path, body))
+		replica := []*handlertest.API{a, b}[turn%2]
+		body = replica.GetBody(t, handlertest.WithToken(path, body))
 	}
 	require.Equal(t, [][]string{{"15", "14"}, {"13", "12"}, {"11", "10"}}, pages, "round robin: nothing skipped or repeated")
 
 	// Without the shared key the other replica cannot verify the token.
-	other := newTestAPI(t, testConfig(), withFixtures(t, newFakeBackend()), nil)
-	other.backend.key = []byte("another node's own key")
-	first := getBody(t, a, path)
-	requireDataError(t, other.get(t, withToken(path, first)), http.StatusBadRequest, "signature mismatch", "pageTokenSecret")
+	other := newTestAPI(t, handlertest.Config(), handlertest.WithFixtures(t, handlertest.NewFakes()), nil)
+	other.Fakes.Key = []byte("another node's own key")
+	first := a.GetBody(t, path)
+	handlertest.RequireDataError(t, other.Get(t, handlertest.WithToken(path, first)), http.StatusBadRequest, "signature mismatch", "pageTokenSecret")
 }
 
 // TestReplicaBehindAnswers503: a replica whose follower has not reached the
 // token's height waits (bounded by half the request's time) and then
 // answers 503 with Retry-After and its own height, never an older page.
 func TestReplicaBehindAnswers503(t *testing.T) {
-	cfg := testConfig()
+	cfg := handlertest.Config()
 	cfg.RequestTimeout = 200 * time.Millisecond // the wait gets 100ms
 	a, b := replicaPair(t, cfg)
-	arrive(a.backend, 20) // a is ahead
+	handlertest.Arrive(a.Fakes, 20) // a is ahead
 	path := aliceTxsPath + "?pageSize=2"
-	first := getBody(t, a, path)
-	require.Equal(t, []string{"20", "15"}, txBlocks(t, first))
+	first := a.GetBody(t, path)
+	require.Equal(t, []string{"20", "15"}, handlertest.TxBlocks(t, first))
 
 	began := time.Now()
-	rec := b.get(t, withToken(path, first))
+	rec := b.Get(t, handlertest.WithToken(path, first))
 	waited := time.Since(began)
-	msg := requireDataError(t, rec, http.StatusServiceUnavailable, "behind the pageToken", "C is indexed to height 15, the token was cut at 20")
+	msg := handlertest.RequireDataError(t, rec, http.StatusServiceUnavailable, "behind the pageToken", "C is indexed to height 15, the token was cut at 20")
 	require.Contains(t, msg, "another replica")
 	require.Equal(t, strconv.Itoa(api.DefaultRetryAfter), rec.Header().Get("Retry-After"), "no rate to estimate from")
 	require.Equal(t, "C=15", rec.Header().Get(api.HeaderIndexedHeight), "the 503 says how far this replica is")
@@ -160,50 +169,50 @@ func TestReplicaBehindAnswers503(t *testing.T) {
 
 	// The metrics service answers in its own error body.
 	tps := "/metrics/v1/avg_tps/c-chain"
-	b.backend.buckets[netinfo.C] = dailyBuckets(3, 1_700_000_000/day*day, 0)
-	a.backend.buckets[netinfo.C] = dailyBuckets(3, 1_700_000_000/day*day, 0)
-	firstTPS := getBody(t, a, tps+"?pageSize=1")
-	requireMetricsError(t, b.get(t, withToken(tps+"?pageSize=1", firstTPS)), http.StatusServiceUnavailable, "behind the pageToken")
+	b.Fakes.Buckets[netinfo.C] = handlertest.DailyBuckets(3, 1_700_000_000/handlertest.Day*handlertest.Day, 0)
+	a.Fakes.Buckets[netinfo.C] = handlertest.DailyBuckets(3, 1_700_000_000/handlertest.Day*handlertest.Day, 0)
+	firstTPS := a.GetBody(t, tps+"?pageSize=1")
+	handlertest.RequireMetricsError(t, b.Get(t, handlertest.WithToken(tps+"?pageSize=1", firstTPS)), http.StatusServiceUnavailable, "behind the pageToken")
 
 	// Once caught up, the replica serves exactly the next page.
-	arrive(b.backend, 20)
-	require.Equal(t, []string{"14", "13"}, txBlocks(t, getBody(t, b, withToken(path, first))))
+	handlertest.Arrive(b.Fakes, 20)
+	require.Equal(t, []string{"14", "13"}, handlertest.TxBlocks(t, b.GetBody(t, handlertest.WithToken(path, first))))
 }
 
 // TestReplicaBehindWaitsForItsFollower: a replica a moment behind serves
 // the page as soon as its follower gets there.
 func TestReplicaBehindWaitsForItsFollower(t *testing.T) {
-	a, b := replicaPair(t, testConfig())
-	arrive(a.backend, 20)
+	a, b := replicaPair(t, handlertest.Config())
+	handlertest.Arrive(a.Fakes, 20)
 	path := aliceTxsPath + "?pageSize=2"
-	first := getBody(t, a, path)
+	first := a.GetBody(t, path)
 
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		arrive(b.backend, 20)
+		handlertest.Arrive(b.Fakes, 20)
 	}()
 	began := time.Now()
-	rec := b.get(t, withToken(path, first))
+	rec := b.Get(t, handlertest.WithToken(path, first))
 	var body map[string]any
-	requireJSON(t, rec, http.StatusOK, &body)
+	handlertest.RequireJSON(t, rec, http.StatusOK, &body)
 	require.GreaterOrEqual(t, time.Since(began), 90*time.Millisecond)
-	require.Equal(t, []string{"14", "13"}, txBlocks(t, body))
+	require.Equal(t, []string{"14", "13"}, handlertest.TxBlocks(t, body))
 	require.Equal(t, "C=20", rec.Header().Get(api.HeaderIndexedHeight), "the page shows the pinned height")
 }
 
 func TestReplicaWaitHonoursCancellation(t *testing.T) {
-	a, b := replicaPair(t, testConfig())
-	arrive(a.backend, 20)
+	a, b := replicaPair(t, handlertest.Config())
+	handlertest.Arrive(a.Fakes, 20)
 	path := aliceTxsPath + "?pageSize=2"
-	first := getBody(t, a, path)
+	first := a.GetBody(t, path)
 	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://node"+withToken(path, first), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://node"+handlertest.WithToken(path, first), nil)
 	require.NoError(t, err)
 	time.AfterFunc(50*time.Millisecond, cancel)
 	began := time.Now()
-	rec := newRecorderFor(b, req)
+	rec := b.Serve(req)
 	require.Less(t, time.Since(began), time.Second, "the wait ends with the request")
-	requireDataError(t, rec, http.StatusServiceUnavailable, "cancelled")
+	handlertest.RequireDataError(t, rec, http.StatusServiceUnavailable, "cancelled")
 }
 
 func TestRetryAfterEstimate(t *testing.T) {

@@ -3,17 +3,16 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"net/netip"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/api"
-	"github.com/avadata/avadata/handlers/limits"
+	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/serve"
 
-	"github.com/ava-labs/avalanchego/utils/logging"
+	"github.com/avadata/avadata/handlers/api"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
@@ -23,15 +22,15 @@ import (
 
 func TestStripChainPrefix(t *testing.T) {
 	tests := map[string]string{
-		"/ext/bc/" + testCChainID.String() + "/v1/status": "/v1/status",
-		"/ext/bc/data/v1/status":                          "/v1/status",
-		"/ext/bc/data/metrics/v1/avg_tps/43112":           "/metrics/v1/avg_tps/43112",
-		"/ext/bc/data":                                    "/",
-		"/ext/bc/data/":                                   "/",
-		"/v1/status":                                      "/v1/status",
-		"/":                                               "/",
-		"":                                                "/",
-		"/ext/bcx/data/v1/status":                         "/ext/bcx/data/v1/status",
+		"/ext/bc/" + handlertest.CChainID.String() + "/v1/status": "/v1/status",
+		"/ext/bc/data/v1/status":                                  "/v1/status",
+		"/ext/bc/data/metrics/v1/avg_tps/43112":                   "/metrics/v1/avg_tps/43112",
+		"/ext/bc/data":                                            "/",
+		"/ext/bc/data/":                                           "/",
+		"/v1/status":                                              "/v1/status",
+		"/":                                                       "/",
+		"":                                                        "/",
+		"/ext/bcx/data/v1/status":                                 "/ext/bcx/data/v1/status",
 	}
 	for in, want := range tests {
 		require.Equal(t, want, api.StripChainPrefix(in), in)
@@ -39,8 +38,8 @@ func TestStripChainPrefix(t *testing.T) {
 }
 
 func TestPathStrippingServesRoutes(t *testing.T) {
-	backend := newFakeBackend()
-	srv := newTestAPI(t, testConfig(), backend, nil)
+	backend := handlertest.NewFakes()
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 	for _, path := range []string{
 		"/ext/bc/2ZcCThBa8xNmhVgB1XtEeXpXM4RWuvgDWkYjc9Py2qqX1CqrJ8/v1/status", // cb58 chain ID
 		"/ext/bc/data/v1/status", // alias
@@ -48,17 +47,17 @@ func TestPathStrippingServesRoutes(t *testing.T) {
 	} {
 		t.Run(path, func(t *testing.T) {
 			var body StatusResponse
-			requireJSON(t, srv.get(t, path), http.StatusOK, &body)
+			handlertest.RequireJSON(t, srv.Get(t, path), http.StatusOK, &body)
 			require.Equal(t, "local", body.Network.Name)
 		})
 	}
 }
 
 func TestIndex(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
 	for _, path := range []string{"/ext/bc/data", "/ext/bc/data/", "/"} {
 		var body indexResponse
-		requireJSON(t, srv.get(t, path), http.StatusOK, &body)
+		handlertest.RequireJSON(t, srv.Get(t, path), http.StatusOK, &body)
 		require.Equal(t, "avadata", body.Name)
 		require.Equal(t, "v-test", body.Version)
 		require.Equal(t, "local", body.Network)
@@ -73,22 +72,22 @@ func TestIndex(t *testing.T) {
 }
 
 func TestStatusEndpoint(t *testing.T) {
-	backend := newFakeBackend()
+	backend := handlertest.NewFakes()
 	applied := time.Unix(1_700_000_123, 0).UTC()
-	backend.statuses = []follower.Status{
+	backend.FollowerStatuses = []follower.Status{
 		{Chain: netinfo.P, ChainName: "P", IndexedHeight: 10, NodeHeight: 12, Lag: 2, LastApplied: applied, Running: true},
 		{Chain: netinfo.C, ChainName: "C", LastError: "boom"},
 	}
-	srv := newTestAPI(t, testConfig(), backend, nil)
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 
 	var body map[string]any
-	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, &body)
+	handlertest.RequireJSON(t, srv.Get(t, "/v1/status"), http.StatusOK, &body)
 	require.Equal(t, "v-test", body["version"])
 	require.Equal(t, map[string]any{
 		"name": "local", "networkId": 12345.0, "evmChainId": 43112.0,
 		"evmChains": []any{
-			map[string]any{"name": "C", "blockchainId": testCChainID.String(), "evmChainId": 43112.0},
-			map[string]any{"name": "dispatch", "blockchainId": testSubnetChainID.String(), "evmChainId": 779672.0},
+			map[string]any{"name": "C", "blockchainId": handlertest.CChainID.String(), "evmChainId": 43112.0},
+			map[string]any{"name": "dispatch", "blockchainId": handlertest.SubnetChainID.String(), "evmChainId": 779672.0},
 		},
 	}, body["network"])
 	chains := body["chains"].([]any)
@@ -99,13 +98,13 @@ func TestStatusEndpoint(t *testing.T) {
 	require.NotContains(t, p, "lastError", "optional fields are omitted")
 	require.Equal(t, "boom", chains[1].(map[string]any)["lastError"])
 
-	backend.statuses = nil
-	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, &body)
+	backend.FollowerStatuses = nil
+	handlertest.RequireJSON(t, srv.Get(t, "/v1/status"), http.StatusOK, &body)
 	require.Equal(t, []any{}, body["chains"], "an empty list, never null")
 }
 
 func TestUnknownRoutes(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
 	tests := []struct {
 		method, path string
 		status       int
@@ -123,18 +122,18 @@ func TestUnknownRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
-			rec := srv.request(t, tt.method, tt.path, "")
+			rec := srv.Request(t, tt.method, tt.path, "")
 			if tt.metrics {
-				requireMetricsError(t, rec, tt.status, tt.method)
+				handlertest.RequireMetricsError(t, rec, tt.status, tt.method)
 			} else {
-				requireDataError(t, rec, tt.status, tt.method)
+				handlertest.RequireDataError(t, rec, tt.status, tt.method)
 			}
 		})
 	}
 }
 
 func TestOpenAPIDocument(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
 	var doc struct {
 		OpenAPI string `json:"openapi"`
 		Info    struct {
@@ -145,14 +144,15 @@ func TestOpenAPIDocument(t *testing.T) {
 			Schemas map[string]json.RawMessage `json:"schemas"`
 		} `json:"components"`
 	}
-	requireJSON(t, srv.get(t, "/ext/bc/data/openapi.json"), http.StatusOK, &doc)
+	handlertest.RequireJSON(t, srv.Get(t, "/ext/bc/data/openapi.json"), http.StatusOK, &doc)
 	require.Equal(t, "3.1.0", doc.OpenAPI)
 	require.Equal(t, "v-test", doc.Info.Version)
 	require.Contains(t, doc.Components.Schemas, "ErrorResponse")
 	require.Contains(t, doc.Components.Schemas, "MetricsErrorResponse")
 
 	// The document describes exactly the routing table.
-	s := newTestServer(newFakeBackend().readers(), time.Now)
+	fakes := handlertest.NewFakes()
+	s := &server{Core: handlertest.NewCore(fakes), backend: readers(fakes)}
 	routes, err := s.routes(nil)
 	require.NoError(t, err)
 	var fromRoutes, fromDoc []string
@@ -170,8 +170,8 @@ func TestOpenAPIDocument(t *testing.T) {
 }
 
 func TestContentTypeOnEveryReply(t *testing.T) {
-	backend := newFakeBackend()
-	srv := newTestAPI(t, testConfig(), backend, nil)
+	backend := handlertest.NewFakes()
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 	for _, tt := range []struct{ method, path, body string }{
 		{http.MethodGet, "/", ""},
 		{http.MethodGet, "/openapi.json", ""},
@@ -183,59 +183,42 @@ func TestContentTypeOnEveryReply(t *testing.T) {
 		{http.MethodPost, "/rpc", `{`},
 		{http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`}, // notification: empty reply
 	} {
-		rec := srv.request(t, tt.method, tt.path, tt.body)
+		rec := srv.Request(t, tt.method, tt.path, tt.body)
 		require.True(t, strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json"),
 			"%s %s: %q", tt.method, tt.path, rec.Header().Get("Content-Type"))
 	}
 }
 
 func TestPanicBecomes500(t *testing.T) {
-	backend := newFakeBackend()
-	srv := newTestAPI(t, testConfig(), backend, nil)
+	backend := handlertest.NewFakes()
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 
-	backend.panicMsg = "statuses exploded"
-	requireDataError(t, srv.get(t, "/v1/status"), http.StatusInternalServerError, "internal error")
-	requireMetricsError(t, srv.get(t, "/metrics/v1/avg_tps/p-chain"), http.StatusInternalServerError, "internal error")
+	backend.PanicMsg = "statuses exploded"
+	handlertest.RequireDataError(t, srv.Get(t, "/v1/status"), http.StatusInternalServerError, "internal error")
+	handlertest.RequireMetricsError(t, srv.Get(t, "/metrics/v1/avg_tps/p-chain"), http.StatusInternalServerError, "internal error")
 
 	// The server keeps serving.
-	backend.panicMsg = ""
-	requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, nil)
+	backend.PanicMsg = ""
+	handlertest.RequireJSON(t, srv.Get(t, "/v1/status"), http.StatusOK, nil)
 
 	count := requestCount(t, srv, "status", "500")
 	require.InDelta(t, 1, count, 0, "recovered panics are counted as 500s")
 }
 
-func TestPanicAfterWriteKeepsResponse(t *testing.T) {
-	rec := &statusRecorder{ResponseWriter: httptest.NewRecorder(), status: http.StatusOK}
-	h := recoverPanics(logging.NoLog{}, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		api.WriteJSON(w, http.StatusOK, map[string]int{"a": 1})
-		panic("late")
-	}))
-	require.NotPanics(t, func() { h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil)) })
-	require.Equal(t, http.StatusOK, rec.status)
-}
-
-func TestAbortHandlerPanicPropagates(t *testing.T) {
-	h := recoverPanics(logging.NoLog{}, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
-		panic(http.ErrAbortHandler)
-	}))
-	require.PanicsWithValue(t, http.ErrAbortHandler, func() { h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil)) })
-}
-
 func TestRequestMetrics(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	srv.get(t, "/v1/status")
-	srv.get(t, "/v1/status")
-	srv.get(t, "/nope")
-	srv.get(t, "/metrics/v1/avg_tps/bad")
-	srv.request(t, http.MethodPut, "/v1/status", "")
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
+	srv.Get(t, "/v1/status")
+	srv.Get(t, "/v1/status")
+	srv.Get(t, "/nope")
+	srv.Get(t, "/metrics/v1/avg_tps/bad")
+	srv.Request(t, http.MethodPut, "/v1/status", "")
 
 	require.InDelta(t, 2, requestCount(t, srv, "status", "200"), 0)
 	require.InDelta(t, 1, requestCount(t, srv, api.RouteNotFound, "404"), 0)
-	require.InDelta(t, 1, requestCount(t, srv, routeAvgTPS, "400"), 0)
+	require.InDelta(t, 1, requestCount(t, srv, "avgTps", "400"), 0)
 	require.InDelta(t, 1, requestCount(t, srv, api.RouteMethodNotAllowed, "405"), 0)
 
-	families, err := srv.reg.Gather()
+	families, err := srv.Registry.Gather()
 	require.NoError(t, err)
 	var names []string
 	for _, f := range families {
@@ -251,50 +234,30 @@ func TestNewErrors(t *testing.T) {
 		"no Metrics reader": func(b *Backend) { b.Metrics = nil },
 		"no EVM reader":     func(b *Backend) { b.EVM = nil },
 	} {
-		backend := newFakeBackend().readers()
+		backend := readers(handlertest.NewFakes())
 		strip(&backend)
 		_, err = New(Config{}, backend, nil, nil, nil)
 		require.ErrorContains(t, err, name)
 	}
-	noState := newFakeBackend().readers()
+	noState := readers(handlertest.NewFakes())
 	noState.EVMState = nil
 	_, err = New(Config{}, noState, nil, nil, nil)
 	require.NoError(t, err, "EVMState is optional")
 
 	reg := prometheus.NewRegistry()
-	_, err = New(Config{}, newFakeBackend().readers(), nil, nil, reg)
+	_, err = New(Config{}, readers(handlertest.NewFakes()), nil, nil, reg)
 	require.NoError(t, err, "nil logger is allowed")
-	_, err = New(Config{}, newFakeBackend().readers(), nil, nil, reg)
+	_, err = New(Config{}, readers(handlertest.NewFakes()), nil, nil, reg)
 	require.ErrorContains(t, err, "registering API metrics", "metrics cannot be registered twice")
 
-	_, err = New(Config{}, newFakeBackend().readers(), nil, nil, nil)
+	_, err = New(Config{}, readers(handlertest.NewFakes()), nil, nil, nil)
 	require.NoError(t, err, "nil registerer is allowed")
 }
 
-func TestConfigDefaults(t *testing.T) {
-	got := Config{Rates: limits.Rates{AnonymousRPS: -1}}.withDefaults()
-	require.Equal(t, Config{
-		Rates: limits.Rates{
-			AnonymousRPS:   limits.DefaultAnonymousRPS,
-			AnonymousBurst: limits.DefaultAnonymousBurst,
-			KeyRPS:         limits.DefaultKeyRPS,
-			KeyBurst:       limits.DefaultKeyBurst,
-			TrustedProxies: limits.DefaultTrustedProxies(),
-			MaxClients:     limits.DefaultMaxClients,
-		},
-		MaxBodyBytes:   DefaultMaxBodyBytes,
-		Version:        DefaultVersion,
-		RequestTimeout: DefaultRequestTimeout,
-	}, got)
-	custom := Config{APIKeys: []string{"k"}, Version: "v", MaxBodyBytes: 6, RequestTimeout: time.Second,
-		Rates: limits.Rates{AnonymousRPS: 1, AnonymousBurst: 2, KeyRPS: 3, KeyBurst: 4, TrustedProxies: []netip.Prefix{}, MaxClients: 5}}
-	require.Equal(t, custom, custom.withDefaults())
-}
-
 // requestCount reads the request counter of route and code (0 if absent).
-func requestCount(t *testing.T, srv *testAPI, route, code string) float64 {
+func requestCount(t *testing.T, srv *handlertest.API, route, code string) float64 {
 	t.Helper()
-	families, err := srv.reg.Gather()
+	families, err := srv.Registry.Gather()
 	require.NoError(t, err)
 	for _, f := range families {
 		if f.GetName() != "api_requests_total" {
@@ -311,4 +274,10 @@ func requestCount(t *testing.T, srv *testAPI, route, code string) float64 {
 		}
 	}
 	return 0
+}
+
+func TestAPIIdle(t *testing.T) {
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
+	handlertest.RequireJSON(t, srv.Get(t, "/v1/status"), http.StatusOK, nil)
+	<-srv.Handler.(*serve.Handler).Idle()
 }

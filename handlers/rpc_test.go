@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/avadata/avadata/handlers/handlertest"
+
 	"github.com/gorilla/rpc/v2/json2"
 	"github.com/stretchr/testify/require"
 
@@ -25,11 +27,11 @@ type rpcReply struct {
 	ID json.RawMessage `json:"id"`
 }
 
-func callRPC(t *testing.T, srv *testAPI, body string, headers ...string) rpcReply {
+func callRPC(t *testing.T, srv *handlertest.API, body string, headers ...string) rpcReply {
 	t.Helper()
-	rec := srv.request(t, http.MethodPost, "/ext/bc/data/rpc", body, headers...)
+	rec := srv.Request(t, http.MethodPost, "/ext/bc/data/rpc", body, headers...)
 	var reply rpcReply
-	requireJSON(t, rec, http.StatusOK, &reply)
+	handlertest.RequireJSON(t, rec, http.StatusOK, &reply)
 	require.Equal(t, "2.0", reply.JSONRPC)
 	return reply
 }
@@ -42,9 +44,9 @@ func requireRPCError(t *testing.T, reply rpcReply, code json2.ErrorCode, fragmen
 }
 
 func TestRPCStatus(t *testing.T) {
-	backend := newFakeBackend()
-	backend.statuses = []follower.Status{{Chain: netinfo.X, ChainName: "X", IndexedHeight: 7}}
-	srv := newTestAPI(t, testConfig(), backend, nil)
+	backend := handlertest.NewFakes()
+	backend.FollowerStatuses = []follower.Status{{Chain: netinfo.X, ChainName: "X", IndexedHeight: 7}}
+	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","method":"avadata.status","id":1}`,
@@ -58,7 +60,7 @@ func TestRPCStatus(t *testing.T) {
 		var got StatusResponse
 		require.NoError(t, json.Unmarshal(reply.Result, &got))
 		var rest StatusResponse
-		requireJSON(t, srv.get(t, "/v1/status"), http.StatusOK, &rest)
+		handlertest.RequireJSON(t, srv.Get(t, "/v1/status"), http.StatusOK, &rest)
 		require.Equal(t, rest, got, "same body as GET /v1/status")
 		require.Equal(t, uint64(7), got.Chains[0].IndexedHeight)
 	}
@@ -70,7 +72,7 @@ func TestRPCStatus(t *testing.T) {
 }
 
 func TestRPCMalformedRequests(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), &fakeController{})
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), &handlertest.Controller{})
 	tests := []struct {
 		name     string
 		body     string
@@ -98,7 +100,7 @@ func TestRPCMalformedRequests(t *testing.T) {
 		{name: "bad params", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":5},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "invalid params"},
 		{name: "bad chain", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Q"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: `invalid chain "Q"`},
 		{name: "missing chain", body: `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "want P, X, C, p-chain"},
-		{name: "unknown name", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"nope"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "dispatch (" + testSubnetChainID.String() + ")"},
+		{name: "unknown name", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"nope"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "dispatch (" + handlertest.SubnetChainID.String() + ")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -108,18 +110,18 @@ func TestRPCMalformedRequests(t *testing.T) {
 
 	t.Run("oversized body", func(t *testing.T) {
 		body := `{"jsonrpc":"2.0","method":"avadata.status","params":{"pad":"` + strings.Repeat("x", maxRPCBodyBytes) + `"},"id":1}`
-		rec := srv.request(t, http.MethodPost, "/ext/bc/data/rpc", body)
-		requireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large", "65536 bytes (64 KiB)")
+		rec := srv.Request(t, http.MethodPost, "/ext/bc/data/rpc", body)
+		handlertest.RequireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large", "65536 bytes (64 KiB)")
 		// Streamed without a length, the bound holds while reading.
 		req := httptest.NewRequest(http.MethodPost, "http://node/ext/bc/data/rpc", strings.NewReader(body))
 		req.ContentLength = -1
-		requireDataError(t, newRecorderFor(srv, req), http.StatusRequestEntityTooLarge, "64 KiB")
+		handlertest.RequireDataError(t, srv.Serve(req), http.StatusRequestEntityTooLarge, "64 KiB")
 	})
 }
 
 func TestRPCFollowerControl(t *testing.T) {
-	ctrl := &fakeController{}
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), ctrl)
+	ctrl := &handlertest.Controller{}
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), ctrl)
 
 	reply := callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"P"},"id":1}`)
 	require.Nil(t, reply.Error)
@@ -133,14 +135,14 @@ func TestRPCFollowerControl(t *testing.T) {
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"dispatch","paused":true}`, string(reply.Result), "a subnet chain by name, any case")
 
-	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+testSubnetChainID.String()+`"},"id":6}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+handlertest.SubnetChainID.String()+`"},"id":6}`)
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"dispatch","paused":false}`, string(reply.Result), "a chain by blockchain ID")
 
-	require.Equal(t, []netinfo.Chain{netinfo.P, testSubnetChain}, ctrl.paused)
-	require.Equal(t, []netinfo.Chain{netinfo.C, testSubnetChain}, ctrl.resumed)
+	require.Equal(t, []netinfo.Chain{netinfo.P, handlertest.SubnetChain}, ctrl.Paused)
+	require.Equal(t, []netinfo.Chain{netinfo.C, handlertest.SubnetChain}, ctrl.Resumed)
 
-	ctrl.err = errors.New("follower not running")
+	ctrl.Err = errors.New("follower not running")
 	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"x"},"id":3}`)
 	requireRPCError(t, reply, json2.E_SERVER, "pausing the X follower: follower not running")
 
@@ -149,7 +151,7 @@ func TestRPCFollowerControl(t *testing.T) {
 }
 
 func TestRPCFollowerControlDisabled(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
 	for _, method := range []string{"avadata.pauseFollower", "avadata.resumeFollower"} {
 		reply := callRPC(t, srv, `{"jsonrpc":"2.0","method":"`+method+`","params":{"chain":"P"},"id":1}`)
 		requireRPCError(t, reply, json2.E_NO_METHOD, "admin API is disabled")
@@ -157,14 +159,14 @@ func TestRPCFollowerControlDisabled(t *testing.T) {
 }
 
 func TestRPCNotification(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	rec := srv.request(t, http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`)
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
+	rec := srv.Request(t, http.MethodPost, "/rpc", `{"jsonrpc":"2.0","method":"avadata.status"}`)
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Empty(t, rec.Body.String(), "notifications get no reply")
 	require.Equal(t, "application/json", rec.Header().Get("Content-Type"))
 }
 
 func TestRPCNeedsPost(t *testing.T) {
-	srv := newTestAPI(t, testConfig(), newFakeBackend(), nil)
-	requireDataError(t, srv.get(t, "/rpc"), http.StatusMethodNotAllowed, "GET")
+	srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
+	handlertest.RequireDataError(t, srv.Get(t, "/rpc"), http.StatusMethodNotAllowed, "GET")
 }

@@ -5,6 +5,12 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/avadata/avadata/handlers/serve"
+
+	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/primary"
+
 	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -23,27 +29,24 @@ import (
 // VM supplies only what lives outside it: the network's identity, follower
 // progress and live node state.
 var (
-	_ api.NodeView                 = (*VM)(nil)
-	_ handlers.EVMStateReader      = (*VM)(nil)
-	_ handlers.PlatformStateReader = (*VM)(nil)
-	_ handlers.Controller          = (*VM)(nil)
-	_ handlers.EVMReader           = (*store.Store)(nil)
-	_ handlers.MetricsReader       = (*store.Store)(nil)
-	_ handlers.PrimaryReader       = (*store.PrimaryReader)(nil)
+	_ api.NodeView                = (*VM)(nil)
+	_ evm.StateReader             = (*VM)(nil)
+	_ primary.PlatformStateReader = (*VM)(nil)
+	_ handlers.Controller         = (*VM)(nil)
+	_ evm.Reader                  = (*store.Store)(nil)
+	_ metrics.Reader              = (*store.Store)(nil)
+	_ primary.Reader              = (*store.PrimaryReader)(nil)
 )
 
-func (vm *VM) newHandler(reg prometheus.Registerer) (*handlers.API, error) {
-	cfg := handlers.Config{
-		APIKeys: vm.config.APIKeys,
-		Version: Version,
-	}
-	vm.config.httpLimits(&cfg)
+func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
+	cfg := handlers.Config{Config: serve.Config{APIKeys: vm.config.APIKeys, Version: Version}}
+	vm.config.httpLimits(&cfg.Config)
 	if vm.config.ContractMetadataFile != "" {
-		curated, err := handlers.LoadCuratedContracts(vm.config.ContractMetadataFile)
+		curated, err := evm.LoadCuratedContracts(vm.config.ContractMetadataFile)
 		if err != nil {
 			return nil, fmt.Errorf("invalid avadata chain config: contractMetadataFile: %w", err)
 		}
-		cfg.CuratedContracts = curated
+		cfg.EVM.CuratedContracts = curated
 	}
 	var ctrl handlers.Controller
 	if vm.config.AdminAPIEnabled {

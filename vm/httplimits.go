@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/avadata/avadata/handlers/limits"
+	"github.com/avadata/avadata/handlers/serve"
 
-	"github.com/avadata/avadata/handlers"
+	"github.com/avadata/avadata/handlers/limits"
 )
 
 // maxRequestTimeout bounds requestTimeout. The node cuts a reply off at its
@@ -37,7 +37,7 @@ func (c Config) validateHTTPLimits() error {
 
 // httpLimits fills the limit fields of the handlers' config; ParseConfig has
 // validated them.
-func (c Config) httpLimits(cfg *handlers.Config) {
+func (c Config) httpLimits(cfg *serve.Config) {
 	rl := c.RateLimit
 	cfg.AnonymousRPS, cfg.AnonymousBurst = rl.AnonymousRPS, rl.AnonymousBurst
 	cfg.KeyRPS, cfg.KeyBurst = rl.KeyRPS, rl.KeyBurst

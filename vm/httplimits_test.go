@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/avadata/avadata/handlers/serve"
+
 	"github.com/avadata/avadata/handlers/limits"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/avadata/avadata/handlers"
 )
 
 func TestHTTPLimitsConfig(t *testing.T) {
@@ -17,9 +17,9 @@ func TestHTTPLimitsConfig(t *testing.T) {
 		"trustedProxies":["10.0.0.5","192.168.0.0/16"],"trustUnknownPeer":true,"maxClients":99},
 		"requestTimeout":"5s","maxRequestBodyBytes":4096}`))
 	require.NoError(t, err)
-	var got handlers.Config
+	var got serve.Config
 	cfg.httpLimits(&got)
-	require.Equal(t, handlers.Config{
+	require.Equal(t, serve.Config{
 		Rates: limits.Rates{
 			AnonymousRPS: 5, AnonymousBurst: 10, KeyRPS: 50, KeyBurst: 100,
 			TrustedProxies:   []netip.Prefix{netip.MustParsePrefix("10.0.0.5/32"), netip.MustParsePrefix("192.168.0.0/16")},
@@ -32,9 +32,9 @@ func TestHTTPLimitsConfig(t *testing.T) {
 func TestHTTPLimitsDefaults(t *testing.T) {
 	cfg, err := ParseConfig([]byte(`{}`))
 	require.NoError(t, err)
-	var got handlers.Config
+	var got serve.Config
 	cfg.httpLimits(&got)
-	require.Equal(t, handlers.Config{}, got, "all zero: the handlers' defaults apply")
+	require.Equal(t, serve.Config{}, got, "all zero: the handlers' defaults apply")
 
 	cfg, err = ParseConfig([]byte(`{"rateLimit":{"trustedProxies":[]}}`))
 	require.NoError(t, err)

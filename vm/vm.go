@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/avadata/avadata/handlers/serve"
+
 	"github.com/ava-labs/avalanchego/database"
 	"github.com/ava-labs/avalanchego/snow"
 	"github.com/ava-labs/avalanchego/snow/engine/common"
@@ -23,7 +25,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/aggregator"
-	"github.com/avadata/avadata/handlers"
 	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/store"
@@ -49,7 +50,7 @@ type VM struct {
 	peers     *peers
 	sigagg    *aggregator.Aggregator // nil when the config turns it off
 	metrics   *follower.Metrics
-	handler   *handlers.API
+	handler   *serve.Handler
 	gate      requestGate
 	startedAt time.Time
 

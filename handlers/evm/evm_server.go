@@ -1,0 +1,51 @@
+package evm
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/avadata/avadata/handlers/api"
+
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// evmServer serves the EVM operations from the index of every EVM chain the
+// node follows.
+type server struct {
+	*api.Core
+	cfg    Config
+	reader Reader
+	// state reads live state (native balances); nil: those operations
+	// answer 503.
+	state   StateReader
+	methods methodTable
+}
+
+// newEVMRoutes returns the routes of the EVM operations.
+func Routes(core *api.Core, cfg Config, reader Reader, state StateReader) []api.Route {
+	s := &server{Core: core, cfg: cfg, reader: reader, state: state, methods: newMethodTable()}
+	return s.evmRoutes()
+}
+
+// EVMReader serves the EVM endpoints from the index (*store.Store).
+type Reader interface {
+	AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error)
+	TxByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.IndexedTx, bool, error)
+	TokenTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.TransferQuery) ([]evmdata.IndexedTransfer, error)
+	// Contract returns what the index knows of a contract; false when the
+	// address was never seen as one.
+	Contract(ctx context.Context, chain netinfo.Chain, addr common.Address) (evmdata.Contract, bool, error)
+	// NFTsOf and Holders answer as of block pinned (0: now).
+	NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
+		after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
+	Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
+		limit int, pinned uint64) ([]evmdata.Holder, evmdata.Collection, error)
+}
+
+// EVMStateReader reads current state from the node's EVM chains.
+type StateReader interface {
+	NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error)
+}

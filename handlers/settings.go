@@ -1,0 +1,16 @@
+package handlers
+
+import (
+	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/serve"
+)
+
+// Config tunes the HTTP layer: the request path every operation shares, and
+// each domain's own settings. The zero value is usable: every limit falls
+// back to its default and no API key is known (so only anonymous requests
+// are accepted).
+type Config struct {
+	serve.Config
+	// EVM tunes the EVM operations.
+	EVM evm.Config
+}
