@@ -273,3 +273,28 @@ func ResolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, erro
 	return 0, BadRequest("unsupported %s '%s': must be one of %s; or an EVM chain id: %s",
 		ParamChainID, Truncate(segment), describeChains(netinfo.PrimaryChains(), node), describeEVMChains(node))
 }
+
+// resolvePrimaryPath checks {network} and resolves {blockchainId} among the
+// chains the endpoint allows; the request reads that chain's index. The
+// X-chain's txs and UTXOs include the DAG-era ones, which the vertex
+// follower writes: an X-chain request reads both streams.
+func (c *Core) ResolvePrimaryPath(r *http.Request, heights *Heights, allowed []netinfo.Chain) (netinfo.Chain, error) {
+	chain, err := c.ResolvePrimaryChain(r, allowed)
+	if err == nil {
+		c.ReadsChain(heights, chain)
+		if chain == netinfo.X {
+			c.ReadsStream(heights, VertexStream)
+		}
+	}
+	return chain, err
+}
+
+// resolvePrimaryChain is resolvePrimaryPath for endpoints that read another
+// stream of the chain than its blocks (the X-chain's vertices).
+func (c *Core) ResolvePrimaryChain(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
+	node := c.Network()
+	if err := ResolveNetwork(PathVar(r, ParamNetwork), node); err != nil {
+		return 0, err
+	}
+	return resolveBlockchain(PathVar(r, paramBlockchainID), node, allowed)
+}

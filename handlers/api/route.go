@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 
+	"github.com/gorilla/mux"
 	"go.uber.org/zap"
 )
 
@@ -44,4 +45,17 @@ func (c *Core) Adapt(h Handler) http.Handler {
 		}
 		WriteError(w, r, apiErr.Status, apiErr.Message)
 	})
+}
+
+// notServedYet is the reply of every recognised endpoint this version does
+// not serve yet: a 404 that names the endpoint and the version, so clients
+// can tell it from a mistyped URL.
+func (c *Core) NotServedYet(r *http.Request) error {
+	path := r.URL.Path
+	if route := mux.CurrentRoute(r); route != nil {
+		if tpl, err := route.GetPathTemplate(); err == nil {
+			path = tpl
+		}
+	}
+	return NewError(http.StatusNotFound, "%s %s is not served by avadata %s yet", r.Method, path, c.version)
 }

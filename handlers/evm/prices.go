@@ -45,7 +45,7 @@ type priceKey struct {
 // tokenPrice asks the configured source for a price, once per request and
 // key. A source failure is logged and treated as "no price": prices are
 // decoration, and a broken feed must not take the index's answers down.
-func (v *evmView) tokenPrice(token common.Address, at int64) *price {
+func (v *shaper) tokenPrice(token common.Address, at int64) *price {
 	if v.s.cfg.Prices == nil {
 		return nil
 	}

@@ -28,7 +28,7 @@ func TestStubPageTokens(t *testing.T) {
 
 	// A token of the same route and filters passes validation.
 	q := url.Values{}
-	verticesPage := firstPage(t, s, routeListVerticesByHeight, "1", "desc")
+	verticesPage := firstPage(t, s, routeGetVertexByHeight, "1", "desc")
 	token, err = s.NextPageToken(verticesPage, 7, encodeBlockHeight(7))
 	require.NoError(t, err)
 	q.Set("pageToken", token)

@@ -121,7 +121,7 @@ func TestParseListRewardsRequest(t *testing.T) {
 	req, err := http.NewRequest(http.MethodGet, "http://node/?nodeIds="+handlertest.NodeID+","+handlertest.NodeID+"&currency=EUR", nil)
 	require.NoError(t, err)
 	req = handlertest.MuxVars(req, map[string]string{"network": "local"})
-	got, err := s.parseListRewardsRequest(req, &api.Heights{})
+	got, err := s.parseListHistoricalPrimaryNetworkRewardsRequest(req, &api.Heights{})
 	require.NoError(t, err)
 	nodeID, err := ids.NodeIDFromString(handlertest.NodeID)
 	require.NoError(t, err)

@@ -136,7 +136,7 @@ func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Pa
 }
 
 // stakerAddresses shows a staker's rewards owner ([] when it names none).
-func (v *primaryView) stakerAddresses(st *pdata.Staker) []string {
+func (v *shaper) stakerAddresses(st *pdata.Staker) []string {
 	if st.RewardsOwner == nil {
 		return []string{}
 	}

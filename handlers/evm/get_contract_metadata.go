@@ -1,0 +1,90 @@
+package evm
+
+import (
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+)
+
+// GET /v1/chains/{chainId}/addresses/{address} (spec 16): what is known of a
+// contract. The chain gives its standard (ercType), name, symbol, decimals
+// and deployment; the operator's curated file (Config.CuratedContracts)
+// gives description, site, e-mail, logo, banner, links, tags and color.
+//
+// The body is one of the OpenAPI's Erc20Contract, Erc721Contract,
+// Erc1155Contract or UnknownContract, by ercType: a contract of no known
+// standard is UNKNOWN (without symbol). An address the index does not know
+// as a contract is a 404, unless the operator curated it: then it is shown
+// as UNKNOWN with the curated fields (e.g. a contract deployed before the
+// blocks avadata indexed).
+
+// getContractMetadataRequest is the validated input of the endpoint.
+type getContractMetadataRequest struct {
+	evmTarget
+}
+
+func (s *server) parseGetContractMetadataRequest(r *http.Request, heights *api.Heights) (getContractMetadataRequest, error) {
+	target, err := s.resolveEVMPath(r, heights)
+	return getContractMetadataRequest{evmTarget: target}, err
+}
+
+// contractMetadata is the union of the OpenAPI's contract metadata shapes.
+type contractMetadata struct {
+	Address  string `json:"address"`
+	ErcType  string `json:"ercType"`
+	Name     string `json:"name,omitempty"`
+	Symbol   string `json:"symbol,omitempty"`
+	Decimals *uint8 `json:"decimals,omitempty"` // required for ERC-20, absent otherwise
+	CuratedContract
+	DeploymentDetails *deploymentDetails `json:"deploymentDetails,omitempty"`
+}
+
+// deploymentDetails is the OpenAPI's ContractDeploymentDetails.
+type deploymentDetails struct {
+	TxHash                  string `json:"txHash"`
+	DeployerAddress         string `json:"deployerAddress"`
+	DeployerContractAddress string `json:"deployerContractAddress,omitempty"`
+}
+
+func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, err := s.parseGetContractMetadataRequest(r, heights)
+	if err != nil {
+		return err
+	}
+	view := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	curated, isCurated := s.cfg.CuratedContracts.lookup(req.Chain.EVMChainID, req.Address)
+	contract, err := view.knownContract(req.Address)
+	if err != nil && (!isCurated || view.err != nil) {
+		return err
+	}
+	api.WriteJSON(w, http.StatusOK, describeContract(req.Address, contract, curated))
+	return nil
+}
+
+// describeContract merges what the index and the operator know.
+func describeContract(addr common.Address, c evmdata.Contract, curated CuratedContract) contractMetadata {
+	out := contractMetadata{
+		Address:         addr.Hex(),
+		ErcType:         c.Kind.String(),
+		Name:            c.Name,
+		CuratedContract: curated,
+	}
+	switch c.Kind {
+	case evmdata.Erc20:
+		decimals := c.Decimals
+		out.Symbol, out.Decimals = c.Symbol, &decimals
+	case evmdata.Erc721, evmdata.Erc1155:
+		out.Symbol = c.Symbol
+	}
+	if d := c.Deployment; d != nil {
+		out.DeploymentDetails = &deploymentDetails{TxHash: d.TxHash.Hex(), DeployerAddress: d.Deployer.Hex()}
+		if d.DeployerContract != (common.Address{}) {
+			out.DeploymentDetails.DeployerContractAddress = d.DeployerContract.Hex()
+		}
+	}
+	return out
+}

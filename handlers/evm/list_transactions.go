@@ -1,0 +1,67 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+)
+
+// GET /v1/chains/{chainId}/addresses/{address}/transactions (spec 3): the
+// transactions that involve an address, each with the token transfers and
+// internal transactions in which the address is sender or receiver. Sorted
+// by block and position, newest first by default; pinned (evm_listing.go).
+
+// listTransactionDetailsResponse is the OpenAPI's
+// ListTransactionDetailsResponse.
+type listTransactionDetailsResponse struct {
+	Transactions  []transactionDetails `json:"transactions"`
+	NextPageToken string               `json:"nextPageToken,omitempty"`
+}
+
+func txCursor() listingPositions[evmdata.IndexedTx, evmdata.TxPos] {
+	return listingPositions[evmdata.IndexedTx, evmdata.TxPos]{
+		decode: decodeTxPos,
+		encode: encodeTxPos,
+		posOf: func(tx evmdata.IndexedTx) evmdata.TxPos {
+			return evmdata.TxPos{Block: tx.Block.Number, Index: tx.Tx.Index}
+		},
+	}
+}
+
+func (s *server) serveListTransactions(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTransactions, true))
+	if err != nil {
+		return err
+	}
+	txs, next, err := readPinnedPage(r.Context(), s, req, txCursor(),
+		func(ctx context.Context, q pinnedQuery[evmdata.TxPos]) ([]evmdata.IndexedTx, error) {
+			txs, err := s.reader.AddressTxs(ctx, req.Chain.Chain, evmdata.AddressTxQuery{
+				Address: req.Address, Blocks: q.Blocks, Desc: req.Page.Order == api.SortDesc,
+				After: q.After, Pinned: q.Pinned, Limit: q.Limit,
+			})
+			if err != nil {
+				return nil, fmt.Errorf("listing transactions of %s: %w", req.Address, err)
+			}
+			return txs, nil
+		})
+	if err != nil {
+		return err
+	}
+	view := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	resp := listTransactionDetailsResponse{Transactions: make([]transactionDetails, len(txs)), NextPageToken: next}
+	for i := range txs {
+		resp.Transactions[i] = transactionDetails{
+			NativeTransaction: view.nativeTransaction(&txs[i]),
+			txLists:           view.txLists(&txs[i]),
+		}
+	}
+	if view.err != nil {
+		return view.err
+	}
+	api.WriteJSON(w, http.StatusOK, resp)
+	return nil
+}

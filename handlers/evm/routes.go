@@ -1,0 +1,104 @@
+package evm
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/avadata/avadata/handlers/api"
+
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// EVM endpoints: the spec's 3, 6, 8, 10 and 16, the referenced chain,
+// transaction and native balance endpoints, and the NFT holders endpoint of
+// the metrics service (17). One file per query (evm_*.go) holds its request,
+// its parse function and its handler; evm_shape.go shapes their responses.
+//
+// {chainId} is any EVM chain the node follows, as its EVM chain id, its cb58
+// blockchain id or, for the C-chain, c-chain (NFT holders: EVM chain id
+// only); {address} is 0x + 40 hex digits.
+
+// Route names (also the hosted API's operation IDs).
+const (
+	routeListTransactions         = "listTransactions"
+	routeGetDeploymentTransaction = "getDeploymentTransaction"
+	routeListTransfers            = "listTransfers"
+	routeListErc721Balances       = "listErc721Balances"
+	routeGetContractMetadata      = "getContractMetadata"
+	routeListNftHolders           = "listNftHolders"
+	routeSupportedChains          = "supportedChains"
+	routeGetChainInfo             = "getChainInfo"
+	routeGetTransaction           = "getTransaction"
+	routeGetNativeBalance         = "getNativeBalance"
+)
+
+func (s *server) evmRoutes() []api.Route {
+	return []api.Route{
+		{Name: routeSupportedChains, Method: http.MethodGet, Path: "/v1/chains",
+			Summary: "EVM chains this node follows", Handler: s.Adapt(s.serveSupportedChains)},
+		{Name: routeGetChainInfo, Method: http.MethodGet, Path: "/v1/chains/{chainId}",
+			Summary: "one EVM chain", Handler: s.Adapt(s.serveGetChainInfo)},
+		{Name: routeListTransactions, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions",
+			Summary: "transactions of an EVM address", Handler: s.Adapt(s.serveListTransactions)},
+		{Name: routeGetTransaction, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/transactions/{txHash}",
+			Summary: "one EVM transaction", Handler: s.Adapt(s.serveGetTransaction)},
+		{Name: routeGetDeploymentTransaction, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment",
+			Summary: "deployment transaction of a contract", Handler: s.Adapt(s.serveGetDeploymentTransaction)},
+		{Name: routeListTransfers, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/tokens/{address}/transfers",
+			Summary: "ERC transfers of a token contract", Handler: s.Adapt(s.serveListTransfers)},
+		{Name: routeGetNativeBalance, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:getNative",
+			Summary: "native balance of an EVM address", Handler: s.Adapt(s.serveGetNativeBalance)},
+		{Name: routeListErc721Balances, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:listErc721",
+			Summary: "ERC-721 balances of an address", Handler: s.Adapt(s.serveListErc721Balances)},
+		{Name: routeGetContractMetadata, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}",
+			Summary: "contract metadata", Handler: s.Adapt(s.serveGetContractMetadata)},
+		{Name: routeListNftHolders, Method: http.MethodGet,
+			Path:    api.MetricsPrefix + "/v2/chains/{chainId}/contracts/{address}/nfts:listHolders",
+			Summary: "holders of an NFT contract (metrics service)", Handler: s.Adapt(s.serveListNftHolders)},
+	}
+}
+
+// evmTarget is the path part shared by the EVM endpoints about an address.
+type evmTarget struct {
+	Chain   netinfo.ChainInfo
+	Address common.Address
+}
+
+// resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
+// request reads that chain's index.
+func (s *server) resolveEVMPath(r *http.Request, heights *api.Heights) (evmTarget, error) {
+	chain, err := api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network())
+	if err != nil {
+		return evmTarget{}, err
+	}
+	s.ReadsStream(heights, api.EVMChainStream(chain))
+	address, err := api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress))
+	return evmTarget{Chain: chain, Address: address}, err
+}
+
+// filterValues are the target's normalized values for a page token's
+// filter hash: the chain's stream name (the same on every replica, unlike
+// its store number) and the address.
+func (t evmTarget) filterValues() []string {
+	return []string{api.EVMChainStream(t.Chain), strings.ToLower(t.Address.Hex())}
+}
+
+// evmBlocks turns the startBlock/endBlock filter into the reader's range.
+// empty reports a range that selects nothing (endBlock=0: endBlock is
+// exclusive), which the reader's "To 0 means no bound" cannot express.
+func evmBlocks(br api.BlockRange) (r evmdata.BlockRange, empty bool) {
+	if br.End.Set && br.End.Value == 0 {
+		return evmdata.BlockRange{}, true
+	}
+	return evmdata.BlockRange{From: br.Start.Value, To: br.End.Value}, false
+}

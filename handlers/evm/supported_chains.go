@@ -1,0 +1,73 @@
+package evm
+
+import (
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+)
+
+// GET /v1/chains and GET /v1/chains/{chainId} (referenced by the spec; the
+// OpenAPI's supportedChains and getChainInfo): the EVM chains this node
+// follows. URLs are node-relative (/ext/bc/<blockchainID>/rpc), since
+// avadata does not know the address clients reach the node at. A chain whose
+// EVM chain id has not been read yet is left out of the list.
+
+// Query parameters of GET /v1/chains.
+const (
+	paramNetworkFilter = "network"
+	paramFeature       = "feature"
+)
+
+// Chain statuses (the OpenAPI's ChainStatus) and features (ApiFeature).
+const (
+	chainStatusOK          = "OK"
+	chainStatusUnavailable = "UNAVAILABLE"
+	featureNFTIndexing     = "nftIndexing"
+)
+
+// listChainsResponse is the OpenAPI's ListChainsResponse.
+type supportedChainsResponse struct {
+	Chains []chainInfo `json:"chains"`
+}
+
+// listChainsRequest is the validated input of GET /v1/chains.
+type supportedChainsRequest struct {
+	// OtherNetwork is set when the network filter names another network:
+	// this node serves none of its chains.
+	OtherNetwork bool
+	Feature      string // one of apiFeatures, "" for all
+}
+
+func (s *server) parseSupportedChainsRequest(r *http.Request, heights *api.Heights) (supportedChainsRequest, error) {
+	var req supportedChainsRequest
+	q := r.URL.Query()
+	if raw := q.Get(paramNetworkFilter); raw != "" {
+		same, err := api.IsNodeNetwork(paramNetworkFilter, raw, s.Network())
+		if err != nil {
+			return req, err
+		}
+		req.OtherNetwork = !same
+	}
+	var err error
+	req.Feature, err = api.ParseEnum(q, paramFeature, apiFeatures())
+	return req, err
+}
+
+func (s *server) serveSupportedChains(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, err := s.parseSupportedChainsRequest(r, heights)
+	if err != nil {
+		return err
+	}
+	resp := supportedChainsResponse{Chains: []chainInfo{}}
+	if req.OtherNetwork || (req.Feature != "" && req.Feature != featureNFTIndexing) {
+		api.WriteJSON(w, http.StatusOK, resp)
+		return nil
+	}
+	for _, chain := range s.Network().EVMChains() {
+		if chain.EVMChainID != 0 {
+			resp.Chains = append(resp.Chains, s.chainInfo(chain))
+		}
+	}
+	api.WriteJSON(w, http.StatusOK, resp)
+	return nil
+}

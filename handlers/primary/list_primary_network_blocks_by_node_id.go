@@ -1,0 +1,134 @@
+package primary
+
+import (
+	"encoding/binary"
+	"fmt"
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+
+	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
+)
+
+// GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks
+// (spec 14): the blocks a node proposed, newest first (the endpoint takes no
+// sortOrder), optionally within a time range (inclusive at both ends, as in
+// the tx listing). The token carries the height of the page's last block.
+
+func (s *server) serveListPrimaryNetworkBlocksByNodeId(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, err := s.parseListPrimaryNetworkBlocksByNodeIdRequest(r, heights)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	after, err := api.ResumeAfter(req.Page, decodeBlockHeight)
+	if err != nil {
+		return err
+	}
+	resp := listPrimaryBlocksResponse{Blocks: []primaryNetworkBlock{}, ChainInfo: newPrimaryChainInfo(r, req.Chain)}
+	q := pdata.BlockQuery{NodeID: req.NodeID, Desc: true, Limit: req.Page.Size + 1}
+	if after != nil {
+		q.After = *after
+	}
+	var empty bool
+	if q.FromHeight, q.ToHeight, empty, err = s.heightRange(ctx, req.Chain, req.Time); err != nil {
+		return err
+	}
+	if !empty {
+		blocks, err := s.reader.BlocksByProposer(ctx, req.Chain, q)
+		if err != nil {
+			return fmt.Errorf("listing %s blocks of %s: %w", req.Chain, req.NodeID, err)
+		}
+		blocks, more := api.TrimPage(blocks, req.Page.Size)
+		if more {
+			last := blocks[len(blocks)-1].Number
+			s.PageReaches(req.Page, req.Chain, last)
+			if resp.NextPageToken, err = s.NextPageToken(req.Page, int64(last), encodeBlockHeight(last)); err != nil {
+				return err
+			}
+		}
+		view := &shaper{node: s.Network(), chain: req.Chain}
+		for i := range blocks {
+			resp.Blocks = append(resp.Blocks, view.block(&blocks[i]))
+		}
+	}
+	api.WriteJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// block shapes one block summary. Transactions are tx IDs in cb58 (C-chain
+// atomic tx IDs are cb58 too); hashes follow the chain (blockHash).
+func (v *shaper) block(b *pdata.IndexedBlock) primaryNetworkBlock {
+	out := primaryNetworkBlock{
+		BlockNumber:    api.FormatUint(b.Number),
+		BlockHash:      v.blockHash(b.ID),
+		ParentHash:     v.blockHash(b.ParentID),
+		BlockTimestamp: b.Time,
+		BlockType:      b.Type,
+		TxCount:        len(b.TxIDs),
+		Transactions:   make([]string, len(b.TxIDs)),
+		BlockSizeBytes: b.Size,
+	}
+	for i, id := range b.TxIDs {
+		out.Transactions[i] = id.String()
+	}
+	if b.CurrentSupply != nil {
+		out.CurrentSupply = api.FormatUint(*b.CurrentSupply)
+	}
+	if f := b.L1Fees; f != nil {
+		out.L1ValidatorsAccruedFees = ptr(f.AccruedFees)
+		out.ActiveL1Validators = ptr(f.ActiveL1Validators)
+	}
+	if p := b.Proposer; p != nil {
+		out.ProposerDetails = &proposerDetails{
+			ProposerID:           v.blockHash(p.ID),
+			ProposerParentID:     v.blockHash(p.ParentID),
+			ProposerPChainHeight: ptr(p.PChainHeight),
+			ProposerTimestamp:    ptr(p.Timestamp),
+		}
+		if p.NodeID != ids.EmptyNodeID {
+			out.ProposerDetails.ProposerNodeID = p.NodeID.String()
+		}
+	}
+	return out
+}
+
+// The cursor of the block listing (PageToken.Extra): the last height.
+func encodeBlockHeight(h uint64) []byte { return binary.BigEndian.AppendUint64(nil, h) }
+
+func decodeBlockHeight(b []byte) (uint64, bool) {
+	if len(b) != 8 {
+		return 0, false
+	}
+	return binary.BigEndian.Uint64(b), true
+}
+
+// listBlocksByNodeRequest is the validated input of
+// GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks.
+type listPrimaryNetworkBlocksByNodeIdRequest struct {
+	Chain  netinfo.Chain
+	NodeID ids.NodeID
+	Time   api.TimestampRange
+	Page   api.Page
+}
+
+func (s *server) parseListPrimaryNetworkBlocksByNodeIdRequest(r *http.Request, heights *api.Heights) (listPrimaryNetworkBlocksByNodeIdRequest, error) {
+	var req listPrimaryNetworkBlocksByNodeIdRequest
+	var err error
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+		return req, err
+	}
+	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListPrimaryNetworkBlocksByNodeId, false), req.Chain.String(), req.NodeID.String(),
+		api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
+	return req, err
+}

@@ -1,0 +1,82 @@
+package primary
+
+import (
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// Route names: the hosted API's operation IDs. They label request metrics
+// and bind page tokens to their operation, so they never change.
+const (
+	routeListLatestPrimaryNetworkTransactions        = "listLatestPrimaryNetworkTransactions"
+	routeGetBalancesByAddresses                      = "getBalancesByAddresses"
+	routeGetVertexByHeight                           = "getVertexByHeight"
+	routeListPrimaryNetworkBlocksByNodeId            = "listPrimaryNetworkBlocksByNodeId"
+	routeListLatestXChainVertices                    = "listLatestXChainVertices"
+	routeListActivePrimaryNetworkStakingTransactions = "listActivePrimaryNetworkStakingTransactions"
+	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
+	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
+	routeListDelegators                              = "listDelegators"
+)
+
+// Query parameters of several operations.
+const (
+	paramL1ValidationID = "l1ValidationId"
+	paramBlockTimestamp = "blockTimestamp"
+	paramVertexHeight   = "vertexHeight"
+)
+
+// Chains an operation accepts as {blockchainId}: transactions, balances and
+// blocks take all three chains, vertices the X-chain only, staking the
+// P-chain only. Another network's chain IDs are explained by
+// api.ResolveBlockchain.
+func allPrimaryChains() []netinfo.Chain { return []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C} }
+func xChainOnly() []netinfo.Chain       { return []netinfo.Chain{netinfo.X} }
+func pChainOnly() []netinfo.Chain       { return []netinfo.Chain{netinfo.P} }
+
+// validationStatuses and delegationStatuses are the values of the
+// validationStatus and delegationStatus filters (the spec's states of a
+// staker).
+func validationStatuses() []string { return []string{"completed", "active", "pending", "removed"} }
+func delegationStatuses() []string { return []string{"completed", "active", "pending"} }
+
+// routes lists the primary network's operations: the chain data first,
+// then staking.
+func (s *server) routes() []api.Route {
+	const base = "/v1/networks/{network}/blockchains/{blockchainId}"
+	return []api.Route{
+		{Name: routeListLatestPrimaryNetworkTransactions, Method: http.MethodGet, Path: base + "/transactions",
+			Summary: "latest transactions of the P, X or C chain",
+			Handler: s.Adapt(s.serveListLatestPrimaryNetworkTransactions)},
+		{Name: routeGetBalancesByAddresses, Method: http.MethodGet, Path: base + "/balances",
+			Summary: "balances of addresses on the P, X or C chain",
+			Handler: s.Adapt(s.serveGetBalancesByAddresses)},
+		{Name: routeGetVertexByHeight, Method: http.MethodGet, Path: base + "/vertices:listByHeight",
+			Summary: "X-chain vertices at a DAG height",
+			Handler: s.Adapt(s.serveGetVertexByHeight)},
+		{Name: routeListPrimaryNetworkBlocksByNodeId, Method: http.MethodGet, Path: base + "/nodes/{nodeId}/blocks",
+			Summary: "blocks proposed by a node",
+			Handler: s.Adapt(s.serveListPrimaryNetworkBlocksByNodeId)},
+		{Name: routeListLatestXChainVertices, Method: http.MethodGet, Path: base + "/vertices",
+			Summary: "latest X-chain vertices",
+			Handler: s.Adapt(s.serveListLatestXChainVertices)},
+		{Name: routeListActivePrimaryNetworkStakingTransactions, Method: http.MethodGet,
+			Path:    base + "/transactions:listStaking",
+			Summary: "active staking transactions on the P-chain",
+			Handler: s.Adapt(s.serveListActivePrimaryNetworkStakingTransactions)},
+		{Name: routeListHistoricalPrimaryNetworkRewards, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/rewards",
+			Summary: "historical staking rewards",
+			Handler: s.Adapt(s.serveListHistoricalPrimaryNetworkRewards)},
+		{Name: routeGetSingleValidatorDetails, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/validators/{nodeId}",
+			Summary: "validations of one node",
+			Handler: s.Adapt(s.serveGetSingleValidatorDetails)},
+		{Name: routeListDelegators, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/delegators",
+			Summary: "delegators of the primary network",
+			Handler: s.Adapt(s.serveListDelegators)},
+	}
+}

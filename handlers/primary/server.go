@@ -1,0 +1,80 @@
+package primary
+
+import (
+	"context"
+
+	"github.com/avadata/avadata/handlers/api"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/vms/platformvm"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
+)
+
+// VertexReader serves the X-chain vertex endpoints (spec 13, 15) from the
+// index (*store.Store). Vertices are identified by their acceptance index;
+// after (exclusive) continues a listing, limit <= 0 means no bound.
+type VertexReader interface {
+	// LatestVertices lists vertices by acceptance index, newest first.
+	LatestVertices(ctx context.Context, after *uint64, limit int) ([]pdata.Vertex, error)
+	// VerticesAtHeight lists the vertices of one DAG height by acceptance
+	// index, descending when desc.
+	VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error)
+}
+
+// PrimaryReader serves the primary-network endpoints from the index
+// (*store.PrimaryReader). Addresses are the 20 bytes of an X/P-chain
+// address (or of a 0x address, for C-chain atomic lookups).
+type Reader interface {
+	// Txs lists chain's txs as q selects them.
+	Txs(ctx context.Context, chain netinfo.Chain, q pdata.TxQuery) ([]pdata.IndexedTx, error)
+	// Balances sums the UTXOs of addrs on chain by category and asset as
+	// they stood at time at (Unix seconds).
+	Balances(ctx context.Context, chain netinfo.Chain, addrs []ids.ShortID, at int64) ([]pdata.BalanceEntry, error)
+	// Assets describes the given assets; unknown ones are left out.
+	Assets(ctx context.Context, assets []ids.ID) (map[ids.ID]pdata.Asset, error)
+	// BlocksByProposer lists chain's blocks proposed by q.NodeID.
+	BlocksByProposer(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error)
+	// HeightAtTime returns the height of the last block of chain with a
+	// time <= ts (0 when none), turning timestamp bounds into heights.
+	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
+}
+
+// StakingReader serves the staking endpoints from the index
+// (*store.PrimaryReader).
+type StakingReader interface {
+	Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.IndexedStaker, error)
+	Rewards(ctx context.Context, q pdata.RewardQuery) ([]pdata.IndexedReward, error)
+}
+
+// PlatformStateReader reads the P-chain's current validators from the node
+// (platform.getCurrentValidators of the primary network; with nodeIDs, their
+// delegators too).
+type PlatformStateReader interface {
+	CurrentValidators(ctx context.Context, nodeIDs []ids.NodeID) ([]platformvm.ClientPermissionlessValidator, error)
+}
+
+// primaryServer serves the primary network's operations: P-chain, X-chain
+// and C-chain atomic transactions, balances, blocks, vertices and staking.
+type server struct {
+	*api.Core
+	reader  Reader
+	staking StakingReader
+	// platform reads live P-chain state (uptimes, potential rewards).
+	platform PlatformStateReader
+	// vertices is nil without a vertex follower: every vertex listing is
+	// then an empty page.
+	vertices VertexReader
+	// totalStake caches the primary network's total stake (a validator's
+	// stakePercentage); the one member written after construction.
+	totalStake totalStakeCache
+}
+
+// newPrimaryRoutes returns the routes of the primary network's operations.
+func Routes(core *api.Core, reader Reader, staking StakingReader, platform PlatformStateReader,
+	vertices VertexReader,
+) []api.Route {
+	s := &server{Core: core, reader: reader, staking: staking, platform: platform, vertices: vertices}
+	return s.routes()
+}
