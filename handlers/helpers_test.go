@@ -11,7 +11,7 @@ import (
 	"github.com/avadata/avadata/handlers/serve"
 )
 
-// newTestAPI serves the whole API, every domain's operations, over fakes;
+// NewAPI serves the whole API, every domain's operations, over fakes;
 // ctrl may be nil.
 func newTestAPI(t *testing.T, cfg serve.Config, fakes *handlertest.Fakes, ctrl Controller) *handlertest.API {
 	t.Helper()

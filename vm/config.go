@@ -69,7 +69,7 @@ type Config struct {
 	// replicas behind one load balancer so that any of them accepts a token
 	// another cut. Empty: a random per-node secret kept in the index.
 	PageTokenSecret string `json:"pageTokenSecret"`
-	// SignatureAggregator tunes the signature aggregator (sigagg.go).
+	// Aggregator tunes the signature aggregator (sigagg.go).
 	SignatureAggregator SignatureAggregatorConfig `json:"signatureAggregator"`
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/ava-labs/libevm/common"
 )
 
-// Validators for the items of address-list parameters (see parseList). They
+// Validators for the items of address-list parameters (see ParseList). They
 // return errors phrased to follow the offending value in a 400 message.
 
 // primaryAddressValidator accepts X/P-chain addresses of the network with
@@ -23,7 +23,7 @@ func primaryAddressValidator(hrp string) func(string) error {
 	}
 }
 
-// parsePrimaryAddress returns the 20-byte address of s (see
+// ParsePrimaryAddress returns the 20-byte address of s (see
 // primaryAddressValidator for the accepted forms).
 func ParsePrimaryAddress(s, hrp string) ([]byte, error) {
 	bech := s
@@ -48,7 +48,7 @@ func ParsePrimaryAddress(s, hrp string) ([]byte, error) {
 	return addr, nil
 }
 
-// validateEVMAddress accepts 0x-prefixed 20-byte hex addresses, any case.
+// ValidateEVMAddress accepts 0x-prefixed 20-byte hex addresses, any case.
 func ValidateEVMAddress(s string) error {
 	hexPart, ok := strings.CutPrefix(s, "0x")
 	if !ok {
@@ -69,7 +69,7 @@ func IsHexDigit(r rune) bool {
 	return (r >= '0' && r <= '9') || (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F')
 }
 
-// parseEVMAddress checks a 0x-prefixed 20-byte hex address, any case.
+// ParseEVMAddress checks a 0x-prefixed 20-byte hex address, any case.
 func ParseEVMAddress(param, s string) (common.Address, error) {
 	if err := ValidateEVMAddress(s); err != nil {
 		return common.Address{}, BadRequest("invalid %s '%s': %v", param, Truncate(s), err)
@@ -77,7 +77,7 @@ func ParseEVMAddress(param, s string) (common.Address, error) {
 	return common.HexToAddress(s), nil
 }
 
-// parseOptionalEVMAddress reads an optional address query parameter.
+// ParseOptionalEVMAddress reads an optional address query parameter.
 func ParseOptionalEVMAddress(q url.Values, param string) (*common.Address, error) {
 	raw := q.Get(param)
 	if raw == "" {

@@ -14,7 +14,7 @@ import (
 	"strings"
 )
 
-// readJSONObject reads r's body, at most limit bytes (413 beyond), as a
+// ReadJSONObject reads r's body, at most limit bytes (413 beyond), as a
 // single JSON object and returns its members. Member names must be among
 // allowed (exact spelling) and appear once; anything else is a 400.
 func ReadJSONObject(r *http.Request, limit int64, allowed []string) (map[string]json.RawMessage, error) {
@@ -73,7 +73,7 @@ func malformedJSON(err error) *Error {
 // isNull reports whether a member is absent or JSON null.
 func isNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
 
-// stringField returns a string member, "" when absent or null.
+// StringField returns a string member, "" when absent or null.
 func StringField(fields map[string]json.RawMessage, name string) (string, error) {
 	raw := fields[name]
 	if isNull(raw) {
@@ -86,7 +86,7 @@ func StringField(fields map[string]json.RawMessage, name string) (string, error)
 	return s, nil
 }
 
-// hexField returns the bytes of a hex string member (optional 0x prefix), nil
+// HexField returns the bytes of a hex string member (optional 0x prefix), nil
 // when absent, null or empty.
 func HexField(fields map[string]json.RawMessage, name string) ([]byte, error) {
 	s, err := StringField(fields, name)
@@ -108,7 +108,7 @@ func HexField(fields map[string]json.RawMessage, name string) ([]byte, error) {
 	return b, nil
 }
 
-// uintField returns an integer member in [0, maxValue], def when absent or
+// UintField returns an integer member in [0, maxValue], def when absent or
 // null. JSON numbers with an integral value (67, 67.0, 6.7e1) are accepted;
 // strings, fractions and out-of-range values are not.
 func UintField(fields map[string]json.RawMessage, name string, def, maxValue uint64) (uint64, error) {
@@ -137,7 +137,7 @@ func UintField(fields map[string]json.RawMessage, name string, def, maxValue uin
 	return uint64(f), nil
 }
 
-// readBody reads r's body, at most limit bytes; a longer body, or one over
+// ReadBody reads r's body, at most limit bytes; a longer body, or one over
 // the bound of every route, is a 413.
 func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
@@ -163,7 +163,7 @@ func BodyTooLarge(limit int64) *Error {
 	return NewError(http.StatusRequestEntityTooLarge, "request body too large: the limit is %s", ByteCount(limit))
 }
 
-// byteCount writes n as bytes, with KiB or MiB when exact.
+// ByteCount writes n as bytes, with KiB or MiB when exact.
 func ByteCount(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:

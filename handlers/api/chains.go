@@ -30,7 +30,7 @@ func networkNames() map[string]uint32 {
 	}
 }
 
-// resolveNetwork checks the {network} path segment against the node's
+// ResolveNetwork checks the {network} path segment against the node's
 // network. The node serves exactly one network; asking it about another one
 // is a client mistake worth spelling out, not an empty result.
 func ResolveNetwork(segment string, node netinfo.Info) error {
@@ -44,7 +44,7 @@ func ResolveNetwork(segment string, node netinfo.Info) error {
 	return nil
 }
 
-// isNodeNetwork reports whether the network name s (parameter param) is
+// IsNodeNetwork reports whether the network name s (parameter param) is
 // the node's network; a name that is no network at all is a 400.
 func IsNodeNetwork(param, s string, node netinfo.Info) (bool, error) {
 	name := strings.ToLower(s)
@@ -81,7 +81,7 @@ func wellKnownChainIDs() []foreignChainID {
 	}
 }
 
-// chainByAlias resolves p-chain, x-chain, c-chain (case-insensitive).
+// ChainByAlias resolves p-chain, x-chain, c-chain (case-insensitive).
 func ChainByAlias(s string) (netinfo.Chain, bool) {
 	for _, c := range netinfo.PrimaryChains() {
 		if strings.EqualFold(s, c.DataAPIAlias()) {
@@ -102,7 +102,7 @@ func chainByBlockchainID(s string, node netinfo.Info) (netinfo.ChainInfo, bool) 
 	return netinfo.ChainInfo{}, false
 }
 
-// chainLabel names a chain in messages: its Data API alias for P, X and C,
+// ChainLabel names a chain in messages: its Data API alias for P, X and C,
 // its name on the P-chain for any other.
 func ChainLabel(ci netinfo.ChainInfo) string {
 	if ci.Chain.IsPrimary() || ci.Name == "" {
@@ -160,7 +160,7 @@ func resolveBlockchain(segment string, node netinfo.Info, allowed []netinfo.Chai
 	return chain, nil
 }
 
-// resolveEVMChain resolves an EVM {chainId}: the EVM chain id number of any
+// ResolveEVMChain resolves an EVM {chainId}: the EVM chain id number of any
 // EVM chain the node follows, its cb58 blockchain ID, or, for the C-chain,
 // the alias c-chain (the hosted API's GlobalParamChainId takes "a supported
 // EVM chain id, chain alias, or blockchain id").
@@ -239,7 +239,7 @@ func describeEVMChains(node netinfo.Info) string {
 	return strings.Join(parts, ", ")
 }
 
-// resolveEVMChainNumber resolves a {chainId} that must be an EVM chain id
+// ResolveEVMChainNumber resolves a {chainId} that must be an EVM chain id
 // number (NFT holders: the spec rules out blockchain ids there).
 func ResolveEVMChainNumber(segment string, node netinfo.Info) (netinfo.ChainInfo, error) {
 	if _, err := strconv.ParseUint(segment, 10, 64); err != nil {
@@ -249,8 +249,8 @@ func ResolveEVMChainNumber(segment string, node netinfo.Info) (netinfo.ChainInfo
 	return ResolveEVMChain(segment, node)
 }
 
-// resolveMetricsChain resolves the {chainId} of the metrics endpoints that
-// cover every followed chain (avg TPS): any form resolveEVMChain accepts,
+// ResolveMetricsChain resolves the {chainId} of the metrics endpoints that
+// cover every followed chain (avg TPS): any form ResolveEVMChain accepts,
 // plus the aliases and blockchain IDs of the P- and X-chains.
 func ResolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, error) {
 	if ci, ok := lookupEVMChain(segment, node); ok {
@@ -274,7 +274,7 @@ func ResolveMetricsChain(segment string, node netinfo.Info) (netinfo.Chain, erro
 		ParamChainID, Truncate(segment), describeChains(netinfo.PrimaryChains(), node), describeEVMChains(node))
 }
 
-// resolvePrimaryPath checks {network} and resolves {blockchainId} among the
+// ResolvePrimaryPath checks {network} and resolves {blockchainId} among the
 // chains the endpoint allows; the request reads that chain's index. The
 // X-chain's txs and UTXOs include the DAG-era ones, which the vertex
 // follower writes: an X-chain request reads both streams.
@@ -289,7 +289,7 @@ func (c *Core) ResolvePrimaryPath(r *http.Request, heights *Heights, allowed []n
 	return chain, err
 }
 
-// resolvePrimaryChain is resolvePrimaryPath for endpoints that read another
+// ResolvePrimaryChain is ResolvePrimaryPath for endpoints that read another
 // stream of the chain than its blocks (the X-chain's vertices).
 func (c *Core) ResolvePrimaryChain(r *http.Request, allowed []netinfo.Chain) (netinfo.Chain, error) {
 	node := c.Network()

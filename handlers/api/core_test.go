@@ -21,7 +21,7 @@ var (
 	testAVAXAssetID   = ids.ID{'a', 'v', 'a', 'x'}
 )
 
-// testSubnetChain is the store number and EVM chain id of "dispatch".
+// SubnetChain is the store number and EVM chain id of "dispatch".
 const (
 	testSubnetChain      = netinfo.FirstRegistered
 	testSubnetEVMChainID = 779672
@@ -37,7 +37,7 @@ func localInfo() netinfo.Info {
 }
 
 // testNode is the NodeView of the api package's tests: the local network
-// of localInfo, every stream at the height set in statuses.
+// of LocalInfo, every stream at the height set in statuses.
 type testNode struct {
 	statuses []follower.Status
 }

@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// contentTypeJSON is set on every reply, success or error: SDK clients only
+// ContentTypeJSON is set on every reply, success or error: SDK clients only
 // match a response when its content type is application/json, and net/http
 // would otherwise sniff our bodies as text/plain.
 const ContentTypeJSON = "application/json"
 
-// apiError is an error that maps to a specific HTTP status and a message
+// Error is an error that maps to a specific HTTP status and a message
 // meant for the client. Any other error reaching the top of a handler is an
 // internal failure and is reported as a generic 500.
 type Error struct {
@@ -25,7 +25,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// newAPIError builds an apiError with a formatted client-facing message.
+// NewError builds an Error with a formatted client-facing message.
 func NewError(status int, format string, args ...any) *Error {
 	return &Error{Status: status, Message: fmt.Sprintf(format, args...)}
 }
@@ -66,7 +66,7 @@ func errorBody(r *http.Request, status int, message string) any {
 	}
 }
 
-// writeErrorStatus writes the spec error body with the given status.
+// WriteError writes the spec error body with the given status.
 func WriteError(w http.ResponseWriter, r *http.Request, status int, message string) {
 	WriteJSON(w, status, errorBody(r, status, message))
 }
@@ -75,7 +75,7 @@ func NotFound(format string, args ...any) *Error {
 	return NewError(http.StatusNotFound, format, args...)
 }
 
-// toAPIError classifies err: apiErrors pass through, a context error means
+// ToError classifies err: apiErrors pass through, a context error means
 // the request ran out of time (timeout is the request deadline, for the
 // message) or was cancelled, anything else is an internal failure whose
 // details stay in the log rather than in the reply.
@@ -93,7 +93,7 @@ func ToError(err error, timeout time.Duration) (apiErr *Error, internal bool) {
 	}
 }
 
-// writeJSON encodes v before touching the response, so an encoding failure
+// WriteJSON encodes v before touching the response, so an encoding failure
 // still produces a well-formed 500 instead of a truncated body.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
@@ -109,7 +109,7 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(body)
 }
 
-// quoteList renders values as "'a', 'b', 'c'" for error messages.
+// QuoteList renders values as "'a', 'b', 'c'" for error messages.
 func QuoteList(values []string) string {
 	quoted := make([]string, len(values))
 	for i, v := range values {

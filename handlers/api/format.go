@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// decimal renders a big number as decimal digits; nil is "0".
+// Decimal renders a big number as decimal digits; nil is "0".
 func Decimal(n *big.Int) string {
 	if n == nil {
 		return "0"

@@ -29,18 +29,18 @@ import (
 // store's chain numbers cannot serve: they depend on the order in which a
 // node discovered its chains.
 //
-// The handlers record what they read in the request's indexedView, which
+// The handlers record what they read in the request's Heights, which
 // adapt gives every handler and writes out as X-Indexed-Height: a
 // resolved chain is recorded at the height indexed at that moment (the
 // response reflects at least that state); a listing pinned to a height
 // (the EVM listings) pins its stream to exactly that height.
 
-// headerIndexedHeight is the response header naming the heights a response
+// HeaderIndexedHeight is the response header naming the heights a response
 // reflects: "<stream>=<height>", comma-separated when a response read
 // several streams, sorted by stream name. E.g. "C=1234" or "P=10, X=7".
 const HeaderIndexedHeight = "X-Indexed-Height"
 
-// vertexStream names the X-chain vertex follower: its follower.Identity
+// VertexStream names the X-chain vertex follower: its follower.Identity
 // name (indexer.add), which /v1/status shows too.
 const VertexStream = "X-vertices"
 
@@ -50,7 +50,7 @@ type StreamHeight struct {
 	Height uint64
 }
 
-// chainStream names the block stream of chain.
+// ChainStream names the block stream of chain.
 func ChainStream(node netinfo.Info, chain netinfo.Chain) string {
 	if chain.IsPrimary() {
 		return chain.String()
@@ -58,7 +58,7 @@ func ChainStream(node netinfo.Info, chain netinfo.Chain) string {
 	return node.ChainID(chain).String()
 }
 
-// evmChainStream names the block stream of an EVM chain.
+// EVMChainStream names the block stream of an EVM chain.
 func EVMChainStream(ci netinfo.ChainInfo) string {
 	if ci.Chain.IsPrimary() {
 		return ci.Chain.String()
@@ -66,15 +66,15 @@ func EVMChainStream(ci netinfo.ChainInfo) string {
 	return ci.BlockchainID.String()
 }
 
-// streamStatus is what a replica knows of one of its streams.
+// StreamStatus is what a replica knows of one of its streams.
 type StreamStatus struct {
 	Height uint64
-	// blocksPerSecond is the follower's recent rate, for Retry-After.
+	// BlocksPerSecond is the follower's recent rate, for Retry-After.
 	BlocksPerSecond float64
 	Paused          bool
 }
 
-// streamStatuses reads the follower statuses, by stream name. The X-chain
+// StreamStatuses reads the follower statuses, by stream name. The X-chain
 // reports two followers: its blocks, then its vertices.
 func (c *Core) StreamStatuses() map[string]StreamStatus {
 	node := c.Network()
@@ -95,23 +95,23 @@ func statusStream(node netinfo.Info, st follower.Status) string {
 	return ChainStream(node, st.Chain)
 }
 
-// currentHeight is stream's indexed height now (0 when it has no follower
+// CurrentHeight is stream's indexed height now (0 when it has no follower
 // yet).
 func (c *Core) CurrentHeight(stream string) uint64 {
 	return c.StreamStatuses()[stream].Height
 }
 
-// readsStream records that the request reads stream, at its height now.
+// ReadsStream records that the request reads stream, at its height now.
 func (c *Core) ReadsStream(heights *Heights, stream string) {
 	heights.Note(stream, c.CurrentHeight(stream))
 }
 
-// readsChain records that the request reads chain's blocks.
+// ReadsChain records that the request reads chain's blocks.
 func (c *Core) ReadsChain(heights *Heights, chain netinfo.Chain) {
 	c.ReadsStream(heights, ChainStream(c.Network(), chain))
 }
 
-// pageReaches records that a page read items up to height of chain: the
+// PageReaches records that a page read items up to height of chain: the
 // replica serving the next page must hold that height even if this
 // follower's status does not show it yet (the store makes a batch's rows
 // visible before its cursor). A stream without a follower here is left as
@@ -132,7 +132,7 @@ func (c *Core) cutHeights(view *Heights) []StreamHeight {
 	return view.raiseUnpinned(func(stream string) uint64 { return now[stream].Height })
 }
 
-// indexedView is what one request read of the index. Safe for concurrent
+// Heights is what one request read of the index. Safe for concurrent
 // use (a handler may read in parallel).
 type Heights struct {
 	mu      sync.Mutex
@@ -150,7 +150,7 @@ func (v *Heights) find(stream string) int {
 	return slices.IndexFunc(v.streams, func(vs viewedStream) bool { return vs.Stream == stream })
 }
 
-// note records stream at height unless it is recorded already.
+// Note records stream at height unless it is recorded already.
 func (v *Heights) Note(stream string, height uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -159,7 +159,7 @@ func (v *Heights) Note(stream string, height uint64) {
 	}
 }
 
-// height returns the height recorded for stream.
+// Height returns the height recorded for stream.
 func (v *Heights) Height(stream string) (uint64, bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -169,7 +169,7 @@ func (v *Heights) Height(stream string) (uint64, bool) {
 	return 0, false
 }
 
-// pin records that the response shows stream at exactly height.
+// Pin records that the response shows stream at exactly height.
 func (v *Heights) Pin(stream string, height uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -181,7 +181,7 @@ func (v *Heights) Pin(stream string, height uint64) {
 	v.streams = append(v.streams, vs)
 }
 
-// atLeast records that the response shows stream at height or above (a
+// AtLeast records that the response shows stream at height or above (a
 // page whose last item lies at that height).
 func (v *Heights) AtLeast(stream string, height uint64) {
 	v.mu.Lock()
@@ -224,7 +224,7 @@ func (v *Heights) sortedLocked() []StreamHeight {
 	return out
 }
 
-// formatIndexedHeights renders heights as the X-Indexed-Height value.
+// FormatHeights renders heights as the X-Indexed-Height value.
 func FormatHeights(heights []StreamHeight) string {
 	parts := make([]string, len(heights))
 	for i, h := range heights {

@@ -20,7 +20,7 @@ import (
 // checking path parameters first (network, then blockchainId/chainId, then
 // address/nodeId/txHash), then query parameters, then the body. Until an
 // endpoint is implemented its handler is stub(parse): bad input gets the 400
-// the real endpoint will give, valid input gets notServedYet's 404. A real
+// the real endpoint will give, valid input gets NotServedYet's 404. A real
 // handler replaces the stub and starts from the same parse function.
 
 // Parameter names used by several Data API endpoints (see also params.go and
@@ -37,7 +37,7 @@ const (
 	ParamDelegationStatus = "delegationStatus"
 )
 
-// maxListEntries caps the address and node ID lists of a query (an avadata
+// MaxListEntries caps the address and node ID lists of a query (an avadata
 // limit; the spec names none), so one request cannot ask for unbounded work.
 const MaxListEntries = 64
 
@@ -46,10 +46,10 @@ const MaxListEntries = 64
 // hex ID comes close to this length.
 const maxIDLength = 100
 
-// pathVar returns the path variable name of r's route.
+// PathVar returns the path variable name of r's route.
 func PathVar(r *http.Request, name string) string { return mux.Vars(r)[name] }
 
-// parseNodeID parses a primary-network node ID ("NodeID-" + cb58).
+// ParseNodeID parses a primary-network node ID ("NodeID-" + cb58).
 func ParseNodeID(param, s string) (ids.NodeID, error) {
 	if err := validateNodeID(s); err != nil {
 		return ids.EmptyNodeID, BadRequest("invalid %s '%s': %v", param, Truncate(s), err)
@@ -57,7 +57,7 @@ func ParseNodeID(param, s string) (ids.NodeID, error) {
 	return ids.NodeIDFromString(s)
 }
 
-// validateNodeID is the parseList validator of node IDs.
+// validateNodeID is the ParseList validator of node IDs.
 func validateNodeID(s string) error {
 	const want = "want NodeID- followed by a cb58 node ID, e.g. NodeID-111111111111111111116DBWJs"
 	if !strings.HasPrefix(s, ids.NodeIDPrefix) {
@@ -72,7 +72,7 @@ func validateNodeID(s string) error {
 	return nil
 }
 
-// parseNodeIDList reads a comma-separated list of node IDs.
+// ParseNodeIDList reads a comma-separated list of node IDs.
 func ParseNodeIDList(q url.Values, name string) ([]ids.NodeID, error) {
 	items, err := ParseList(q, name, MaxListEntries, validateNodeID)
 	if err != nil {
@@ -85,7 +85,7 @@ func ParseNodeIDList(q url.Values, name string) ([]ids.NodeID, error) {
 	return nodeIDs, nil
 }
 
-// parseCB58ID parses a cb58 32-byte ID (transaction hash, blockchain ID).
+// ParseCB58ID parses a cb58 32-byte ID (transaction hash, blockchain ID).
 func ParseCB58ID(param, s string) (ids.ID, error) {
 	if len(s) <= maxIDLength {
 		if id, err := ids.FromString(s); err == nil {
@@ -96,7 +96,7 @@ func ParseCB58ID(param, s string) (ids.ID, error) {
 		param, Truncate(s))
 }
 
-// parseHexOrCB58ID parses a 32-byte ID given as hex (64 digits, optional 0x)
+// ParseHexOrCB58ID parses a 32-byte ID given as hex (64 digits, optional 0x)
 // or cb58.
 func ParseHexOrCB58ID(param, s string) (ids.ID, error) {
 	hexPart := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
@@ -114,7 +114,7 @@ func ParseHexOrCB58ID(param, s string) (ids.ID, error) {
 		param, Truncate(s))
 }
 
-// parseEnum reads an optional enum parameter (case-insensitive) and returns
+// ParseEnum reads an optional enum parameter (case-insensitive) and returns
 // its canonical value, or "" when absent.
 func ParseEnum(q url.Values, name string, allowed []string) (string, error) {
 	raw := q.Get(name)
@@ -128,7 +128,7 @@ func ParseEnum(q url.Values, name string, allowed []string) (string, error) {
 	return allowed[i], nil
 }
 
-// parseRequiredUint reads a required non-negative integer parameter.
+// ParseRequiredUint reads a required non-negative integer parameter.
 func ParseRequiredUint(q url.Values, name string) (uint64, error) {
 	raw := q.Get(name)
 	if raw == "" {
@@ -141,7 +141,7 @@ func ParseRequiredUint(q url.Values, name string) (uint64, error) {
 	return v, nil
 }
 
-// truncate shortens a client value for an error message.
+// Truncate shortens a client value for an error message.
 func Truncate(s string) string {
 	const limit = 80
 	if len(s) <= limit {
@@ -150,7 +150,7 @@ func Truncate(s string) string {
 	return s[:limit] + "..."
 }
 
-// formatBound renders an optional bound for a filter hash.
+// FormatBound renders an optional bound for a filter hash.
 func FormatBound[T int64 | uint64](b Bound[T]) string {
 	if !b.Set {
 		return ""

@@ -126,7 +126,7 @@ func EncodePageToken(key []byte, t PageToken) (string, error) {
 }
 
 // DecodePageToken verifies s and checks that it was issued by route for a
-// query with the same filters, no longer than maxAge before now (maxAge 0:
+// query with the same filters, no longer than MaxAge before now (MaxAge 0:
 // no expiry). Every failure wraps errInvalidPageToken and says what is wrong
 // in words a client can act on.
 func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge time.Duration, now time.Time) (PageToken, error) {
@@ -163,7 +163,7 @@ func DecodePageToken(key []byte, s, route string, filters FilterHash, maxAge tim
 	return t, nil
 }
 
-// parsePageTokenPayload reads the fields of an authenticated payload. Only
+// ParsePageTokenPayload reads the fields of an authenticated payload. Only
 // our own encoder produces signed payloads, so failures here mean a token of
 // another format version or a bug, never a forgery.
 func ParsePageTokenPayload(p []byte) (PageToken, error) {

@@ -10,10 +10,10 @@ import (
 
 // Every list endpoint pages the same way: pageSize within the endpoint's
 // rule, an optional sortOrder, and a signed pageToken bound to the route and
-// the query's filters. parsePage reads all three at once; nextPageToken
+// the query's filters. ParsePage reads all three at once; NextPageToken
 // issues the token of the following page.
 
-// listPaging says how one list endpoint pages.
+// Paging says how one list endpoint pages.
 type Paging struct {
 	Route    string
 	Size     pageSizeRule
@@ -21,16 +21,16 @@ type Paging struct {
 	MaxAge   time.Duration // page token lifetime; 0 means no expiry
 }
 
-// dataPaging is the paging of a data-service list: pageSize 1..100 and
+// DataPaging is the paging of a data-service list: pageSize 1..100 and
 // tokens that do not expire (the spec sets a lifetime only for metrics).
 func DataPaging(route string, sortable bool) Paging {
 	return Paging{Route: route, Size: StandardPageSize(), Sortable: sortable}
 }
 
-// page is the validated paging input of a list request.
+// Page is the validated paging input of a list request.
 type Page struct {
 	Size  int
-	Order sortOrder // sortDesc when the endpoint takes no sortOrder
+	Order sortOrder // SortDesc when the endpoint takes no sortOrder
 	// Token is the decoded pageToken; zero on the first page.
 	Token PageToken
 	First bool
@@ -44,17 +44,17 @@ type Page struct {
 
 // heights is the record of the heights the page's request reads.
 func (pg Page) heights() *Heights {
-	if pg.view == nil { // a page not made by parsePage
+	if pg.view == nil { // a page not made by ParsePage
 		return &Heights{}
 	}
 	return pg.view
 }
 
-// parsePage reads pageSize, sortOrder (when the endpoint takes it) and
+// ParsePage reads pageSize, sortOrder (when the endpoint takes it) and
 // pageToken. filters are the normalized values of every other filter of the
 // query, in a fixed order, so a token only resumes the query it came from.
 // A token cut on a replica ahead of this one waits for this index to get
-// there (awaitHeights), so no page shows an older state than the last.
+// there (AwaitHeights), so no page shows an older state than the last.
 func (c *Core) ParsePage(ctx context.Context, heights *Heights, q url.Values, p Paging, filters ...string) (Page, error) {
 	pg := Page{route: p.Route, Order: SortDesc, view: heights}
 	var err error
@@ -95,7 +95,7 @@ func (c *Core) decodePageToken(raw, route string, filters FilterHash, maxAge tim
 	return token, nil
 }
 
-// nextPageToken signs the token of the page after pg: position and extra
+// NextPageToken signs the token of the page after pg: position and extra
 // are the route's cursor (see PageToken), the heights those the request
 // read (cutHeights).
 func (c *Core) NextPageToken(pg Page, position int64, extra []byte) (string, error) {
@@ -113,7 +113,7 @@ func (c *Core) NextPageToken(pg Page, position int64, extra []byte) (string, err
 	return token, nil
 }
 
-// trimPage cuts items, read with a limit of size+1, to the page size and
+// TrimPage cuts items, read with a limit of size+1, to the page size and
 // reports whether another page exists.
 func TrimPage[T any](items []T, size int) ([]T, bool) {
 	if len(items) > size {
@@ -122,7 +122,7 @@ func TrimPage[T any](items []T, size int) ([]T, bool) {
 	return items, false
 }
 
-// resumeAfter decodes the cursor in the token's Extra: nil on the first
+// ResumeAfter decodes the cursor in the token's Extra: nil on the first
 // page. Tokens are signed, so a cursor that does not decode comes from
 // another avadata version, not from a forger.
 func ResumeAfter[T any](pg Page, decode func([]byte) (T, bool)) (*T, error) {
@@ -137,7 +137,7 @@ func ResumeAfter[T any](pg Page, decode func([]byte) (T, bool)) (*T, error) {
 	return &pos, nil
 }
 
-// pinnedHeight is the height a listing may show: the chain's indexed height
+// PinnedHeight is the height a listing may show: the chain's indexed height
 // on the first page (as the request recorded it when it resolved the
 // chain), the height the first page pinned on later ones. The response
 // reflects exactly that height, and the next token carries it.

@@ -76,18 +76,18 @@ func parseSortOrder(q url.Values) (sortOrder, error) {
 	}
 }
 
-// bound is an optional range limit.
+// Bound is an optional range limit.
 type Bound[T int64 | uint64] struct {
 	Value T
 	Set   bool
 }
 
-// timestampRange is the startTimestamp/endTimestamp filter (Unix seconds).
+// TimestampRange is the startTimestamp/endTimestamp filter (Unix seconds).
 type TimestampRange struct {
 	Start, End Bound[int64]
 }
 
-// parseTimestampRange reads startTimestamp and endTimestamp: integers >= 0,
+// ParseTimestampRange reads startTimestamp and endTimestamp: integers >= 0,
 // start <= end when both are given.
 func ParseTimestampRange(q url.Values) (TimestampRange, error) {
 	var tr TimestampRange
@@ -117,12 +117,12 @@ func ParseTimestamp(q url.Values, name string) (Bound[int64], error) {
 	return Bound[int64]{Value: v, Set: true}, nil
 }
 
-// blockRange is the startBlock (inclusive) / endBlock (exclusive) filter.
+// BlockRange is the startBlock (inclusive) / endBlock (exclusive) filter.
 type BlockRange struct {
 	Start, End Bound[uint64]
 }
 
-// parseBlockRange reads startBlock and endBlock: non-negative integers,
+// ParseBlockRange reads startBlock and endBlock: non-negative integers,
 // start < end when both are given (endBlock is exclusive, so start == end
 // would select nothing).
 func ParseBlockRange(q url.Values) (BlockRange, error) {
@@ -158,7 +158,7 @@ func currencyCodes() []string {
 	return []string{"usd", "eur", "aud", "cad", "chf", "clp", "cny", "czk", "dkk", "gbp", "hkd", "huf", "jpy", "nzd"}
 }
 
-// parseCurrency reads currency (case-insensitive), default usd, and returns
+// ParseCurrency reads currency (case-insensitive), default usd, and returns
 // it lower-case.
 func ParseCurrency(q url.Values) (string, error) {
 	raw := q.Get(paramCurrency)
@@ -173,7 +173,7 @@ func ParseCurrency(q url.Values) (string, error) {
 	return code, nil
 }
 
-// parseList reads a comma-separated list parameter (addresses, nodeIds, ...).
+// ParseList reads a comma-separated list parameter (addresses, nodeIds, ...).
 // A repeated parameter counts as one list of all its values. Blank entries
 // are dropped, surrounding spaces trimmed and duplicates removed (first
 // occurrence kept). Each item must pass validate, when given; an absent

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// requireBadRequest checks that err is a 400 apiError mentioning every
+// requireBadRequest checks that err is a 400 Error mentioning every
 // fragment (typically the parameter name and the allowed values).
 func requireBadRequest(t *testing.T, err error, fragments ...string) {
 	t.Helper()

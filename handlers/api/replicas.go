@@ -29,13 +29,13 @@ const (
 	// replicaWaitPoll is how often the wait looks at the followers.
 	replicaWaitPoll = 25 * time.Millisecond
 	// Retry-After bounds, in seconds. Without a rate to estimate from (a
-	// paused or idle follower) the reply says defaultRetryAfter.
+	// paused or idle follower) the reply says DefaultRetryAfter.
 	MinRetryAfter     = 1
 	MaxRetryAfter     = 30
 	DefaultRetryAfter = 2
 )
 
-// awaitHeights returns once this replica's index has reached every height
+// AwaitHeights returns once this replica's index has reached every height
 // in want, waiting as long as replicaWaitLimit allows; after that, a
 // replicaBehindError. The request's view then shows at least those heights.
 func (c *Core) AwaitHeights(ctx context.Context, heights *Heights, want []StreamHeight) error {
@@ -107,7 +107,7 @@ func newReplicaBehindError(have map[string]StreamStatus, behind []StreamHeight) 
 	}
 }
 
-// retryAfterFor estimates, in whole seconds, how long a follower needs for
+// RetryAfterFor estimates, in whole seconds, how long a follower needs for
 // missing more blocks at its recent rate.
 func RetryAfterFor(missing uint64, st StreamStatus) int {
 	if st.Paused || st.BlocksPerSecond <= 0 {

@@ -5,14 +5,14 @@ import (
 	"strings"
 )
 
-// requestInfo is what the outer layers learn about a request before routing
+// RequestInfo is what the outer layers learn about a request before routing
 // and what inner layers (error writer, logging, metrics) need back. It lives
 // in the request context, one per request.
 type RequestInfo struct {
 	// route is the name of the matched route, or one of the pseudo routes
 	// below; it labels metrics and logs.
 	Route string
-	// metricsService is true for paths under the metrics base ({metrics_url}
+	// MetricsService is true for paths under the metrics base ({metrics_url}
 	// = {base_url}/metrics), whose error bodies carry message as []string.
 	MetricsService bool
 	// client says how the rate limiter told the client (empty if the
@@ -26,7 +26,7 @@ const (
 	RouteMethodNotAllowed = "methodNotAllowed"
 )
 
-// metricsPrefix is the path of the metrics service relative to the base URL.
+// MetricsPrefix is the path of the metrics service relative to the base URL.
 const MetricsPrefix = "/metrics"
 
 type requestInfoKey struct{}
@@ -35,7 +35,7 @@ func WithRequestInfo(ctx context.Context, info *RequestInfo) context.Context {
 	return context.WithValue(ctx, requestInfoKey{}, info)
 }
 
-// requestInfoFrom returns the request's info, or an empty one for requests
+// RequestInfoFrom returns the request's info, or an empty one for requests
 // that did not go through the outer handler (direct calls in tests).
 func RequestInfoFrom(ctx context.Context) *RequestInfo {
 	if info, ok := ctx.Value(requestInfoKey{}).(*RequestInfo); ok {
@@ -44,13 +44,13 @@ func RequestInfoFrom(ctx context.Context) *RequestInfo {
 	return &RequestInfo{}
 }
 
-// isMetricsPath reports whether path (already stripped of /ext/bc/<id>)
+// IsMetricsPath reports whether path (already stripped of /ext/bc/<id>)
 // addresses the metrics service.
 func IsMetricsPath(path string) bool {
 	return path == MetricsPrefix || strings.HasPrefix(path, MetricsPrefix+"/")
 }
 
-// stripChainPrefix removes the node's "/ext/bc/<chainID or alias>" prefix.
+// StripChainPrefix removes the node's "/ext/bc/<chainID or alias>" prefix.
 // The node hands the plugin the full request path, and the chain segment
 // varies (cb58 ID or any alias), so http.StripPrefix cannot do this. Paths
 // without the prefix are served as they are, which is what tests use.
@@ -70,7 +70,7 @@ func StripChainPrefix(path string) string {
 	return rest[slash:]
 }
 
-// clientSource says how a request's client was found; it labels a metric
+// ClientSource says how a request's client was found; it labels a metric
 // and names the client in a 429's message.
 type ClientSource string
 

@@ -7,7 +7,7 @@ import (
 	"go.uber.org/zap"
 )
 
-// route is one entry of the routing table. The same table drives the router,
+// Route is one entry of the routing table. The same table drives the router,
 // the index at GET / and the route names in metrics, so they cannot drift.
 type Route struct {
 	Name    string
@@ -17,12 +17,12 @@ type Route struct {
 	Handler http.Handler
 }
 
-// apiHandler is an endpoint that returns its failure instead of writing it,
+// Handler is an endpoint that returns its failure instead of writing it,
 // so every endpoint reports errors the same way. heights is where it records
 // which heights of the index its reply reflects (indexheights.go).
 type Handler func(w http.ResponseWriter, r *http.Request, heights *Heights) error
 
-// adapt turns an apiHandler into an http.Handler that writes returned errors
+// Adapt turns an Handler into an http.Handler that writes returned errors
 // as spec error bodies. Internal errors are logged, not shown to clients.
 // Every reply says which heights of the index it reflects (X-Indexed-Height,
 // see indexheights.go).
@@ -47,7 +47,7 @@ func (c *Core) Adapt(h Handler) http.Handler {
 	})
 }
 
-// notServedYet is the reply of every recognised endpoint this version does
+// NotServedYet is the reply of every recognised endpoint this version does
 // not serve yet: a 404 that names the endpoint and the version, so clients
 // can tell it from a mistyped URL.
 func (c *Core) NotServedYet(r *http.Request) error {

@@ -1,6 +1,6 @@
 package evm
 
-// evmConfig tunes the EVM operations. The zero value is usable: no custom
+// Config tunes the EVM operations. The zero value is usable: no custom
 // native token, no curated contract, no prices.
 type Config struct {
 	// NativeTokens names the native token of EVM chains other than the

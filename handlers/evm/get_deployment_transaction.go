@@ -15,7 +15,7 @@ import (
 // deployment was not seen (a contract created by another contract in a block
 // the node could not trace).
 
-// getDeploymentRequest is the validated input of the endpoint.
+// getDeploymentTransactionRequest is the validated input of the endpoint.
 type getDeploymentTransactionRequest struct {
 	evmTarget
 	Currency string // lower-case, default usd

@@ -8,7 +8,7 @@ import (
 	"github.com/avadata/avadata/handlers/serve"
 )
 
-// testConfig configures a test API: the request path and the EVM
+// Config configures a test API: the request path and the EVM
 // operations.
 type testConfig struct {
 	serve.Config
@@ -18,7 +18,7 @@ type testConfig struct {
 // newTestConfig has limits high enough that ordinary tests never hit them.
 func newTestConfig() testConfig { return testConfig{Config: handlertest.Config()} }
 
-// newTestAPI serves the EVM operations over fakes.
+// NewAPI serves the EVM operations over fakes.
 func newTestAPI(t *testing.T, cfg testConfig, fakes *handlertest.Fakes) *handlertest.API {
 	t.Helper()
 	return handlertest.NewAPI(t, cfg.Config, fakes, func(core *api.Core) []api.Route {

@@ -22,7 +22,7 @@ import (
 // arrive never repeats or skips a holder and the totals stay those of the
 // listing.
 
-// listNFTHoldersRequest is the validated input of the endpoint.
+// listNftHoldersRequest is the validated input of the endpoint.
 type listNftHoldersRequest struct {
 	evmTarget // Address is the NFT contract
 	Page      api.Page

@@ -41,7 +41,7 @@ func (s *server) nativeToken(chain netinfo.ChainInfo) networkToken {
 }
 
 // networkTokenDetails shows the native token with its price now and at
-// blockTime (Unix seconds), when the price source knows them.
+// BlockTime (Unix seconds), when the price source knows them.
 func (v *shaper) networkTokenDetails(blockTime uint64) networkTokenDetails {
 	details := networkTokenDetails{
 		NetworkToken: v.s.nativeToken(v.chain),

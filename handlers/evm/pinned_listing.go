@@ -48,7 +48,7 @@ type pinnedQuery[P any] struct {
 	Limit  int
 }
 
-// pinnedCursor is how a listing's items are positioned: decode and encode
+// listingPositions is how a listing's items are positioned: decode and encode
 // its cursor, and give an item's position.
 type listingPositions[T, P any] struct {
 	decode func([]byte) (P, bool)

@@ -12,7 +12,7 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// evmServer serves the EVM operations from the index of every EVM chain the
+// server serves the EVM operations from the index of every EVM chain the
 // node follows.
 type server struct {
 	*api.Core
@@ -24,13 +24,13 @@ type server struct {
 	methods methodTable
 }
 
-// newEVMRoutes returns the routes of the EVM operations.
+// Routes returns the routes of the EVM operations.
 func Routes(core *api.Core, cfg Config, reader Reader, state StateReader) []api.Route {
 	s := &server{Core: core, cfg: cfg, reader: reader, state: state, methods: newMethodTable()}
 	return s.evmRoutes()
 }
 
-// EVMReader serves the EVM endpoints from the index (*store.Store).
+// Reader serves the EVM endpoints from the index (*store.Store).
 type Reader interface {
 	AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error)
 	TxByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.IndexedTx, bool, error)
@@ -45,7 +45,7 @@ type Reader interface {
 		limit int, pinned uint64) ([]evmdata.Holder, evmdata.Collection, error)
 }
 
-// EVMStateReader reads current state from the node's EVM chains.
+// StateReader reads current state from the node's EVM chains.
 type StateReader interface {
 	NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error)
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// evmView turns evmdata values into the response shapes of evm_json.go for
+// shaper turns evmdata values into the response shapes of evm_json.go for
 // one request on one chain. It caches what a page needs more than once (the
 // contracts behind addresses, prices), so shaping a page costs one lookup per
 // distinct address.
@@ -33,13 +33,13 @@ type shaper struct {
 	err       error
 }
 
-// contractLookup is one cached EVMReader.Contract answer.
+// contractLookup is one cached Reader.Contract answer.
 type contractLookup struct {
 	contract evmdata.Contract
 	found    bool
 }
 
-// newEVMView starts shaping for one request; currency prices the response.
+// newShaper starts shaping for one request; currency prices the response.
 func (s *server) newShaper(ctx context.Context, chain netinfo.ChainInfo, currency string) *shaper {
 	return &shaper{
 		ctx:       ctx,

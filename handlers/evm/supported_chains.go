@@ -25,12 +25,12 @@ const (
 	featureNFTIndexing     = "nftIndexing"
 )
 
-// listChainsResponse is the OpenAPI's ListChainsResponse.
+// supportedChainsResponse is the OpenAPI's ListChainsResponse.
 type supportedChainsResponse struct {
 	Chains []chainInfo `json:"chains"`
 }
 
-// listChainsRequest is the validated input of GET /v1/chains.
+// supportedChainsRequest is the validated input of GET /v1/chains.
 type supportedChainsRequest struct {
 	// OtherNetwork is set when the network filter names another network:
 	// this node serves none of its chains.

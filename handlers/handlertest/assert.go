@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// requireJSON checks status and content type and decodes the body into v.
+// RequireJSON checks status and content type and decodes the body into v.
 func RequireJSON(t *testing.T, rec *httptest.ResponseRecorder, status int, v any) {
 	t.Helper()
 	require.Equal(t, status, rec.Code, "body: %s", rec.Body.String())
@@ -25,7 +25,7 @@ func RequireJSON(t *testing.T, rec *httptest.ResponseRecorder, status int, v any
 	}
 }
 
-// requireDataError checks a data-service error body (message is a string)
+// RequireDataError checks a data-service error body (message is a string)
 // and that the message contains every fragment.
 func RequireDataError(t *testing.T, rec *httptest.ResponseRecorder, status int, fragments ...string) string {
 	t.Helper()
@@ -42,7 +42,7 @@ func RequireDataError(t *testing.T, rec *httptest.ResponseRecorder, status int, 
 	return message
 }
 
-// requireMetricsError checks a metrics-service error body (message is an
+// RequireMetricsError checks a metrics-service error body (message is an
 // array of strings).
 func RequireMetricsError(t *testing.T, rec *httptest.ResponseRecorder, status int, fragments ...string) string {
 	t.Helper()
@@ -61,7 +61,7 @@ func RequireMetricsError(t *testing.T, rec *httptest.ResponseRecorder, status in
 	return body.Message[0]
 }
 
-// requireNoNulls walks a decoded JSON value and fails on any null: optional
+// RequireNoNulls walks a decoded JSON value and fails on any null: optional
 // fields are omitted, never null.
 func RequireNoNulls(t *testing.T, v any) {
 	t.Helper()
@@ -83,7 +83,7 @@ func RequireNoNulls(t *testing.T, v any) {
 	walk("$", v)
 }
 
-// decodeJSON decodes a JSON document for comparison with a decoded body.
+// DecodeJSON decodes a JSON document for comparison with a decoded body.
 func DecodeJSON(t *testing.T, s string) any {
 	t.Helper()
 	var v any
@@ -98,7 +98,7 @@ func Query(t *testing.T, raw string) url.Values {
 	return q
 }
 
-// requireBadRequest checks that err is a 400 api.Error mentioning every
+// RequireBadRequest checks that err is a 400 api.Error mentioning every
 // fragment.
 func RequireBadRequest(t *testing.T, err error, fragments ...string) {
 	t.Helper()

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// fakeClock is a settable clock for page tokens and rate limits.
+// Clock is a settable clock for page tokens and rate limits.
 type Clock struct {
 	mu  sync.Mutex
 	now time.Time

@@ -13,7 +13,7 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// fakeEVM is an in-memory EVMReader and EVMStateReader that answers the
+// EVM is an in-memory Reader and StateReader that answers the
 // way the store does: listings filtered to the address, bounded by block
 // range, pinned height, cursor and limit, in the store's orders.
 type EVM struct {
@@ -45,7 +45,7 @@ func NewEVM() *EVM {
 	}
 }
 
-// addTx indexes a transaction (kept in position order).
+// AddTx indexes a transaction (kept in position order).
 func (f *EVM) AddTx(chain netinfo.Chain, tx evmdata.IndexedTx) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

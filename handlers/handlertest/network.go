@@ -24,7 +24,7 @@ var (
 	AVAXAssetID   = ids.ID{'a', 'v', 'a', 'x'}
 )
 
-// testSubnetChain is the store number and EVM chain id of "dispatch".
+// SubnetChain is the store number and EVM chain id of "dispatch".
 const (
 	SubnetChain      = netinfo.FirstRegistered
 	SubnetEVMChainID = 779672
@@ -39,7 +39,7 @@ func LocalInfo() netinfo.Info {
 	return netinfo.Info{NetworkID: constants.LocalID, AVAXAssetID: AVAXAssetID, Chains: chains}
 }
 
-// fakeBackend is an in-memory node view and metrics reader; evm holds the
+// Fakes is an in-memory node view and metrics reader; evm holds the
 // EVM readers. Buckets are kept newest first, as the store returns them.
 type Fakes struct {
 	Mu               sync.Mutex
@@ -86,7 +86,7 @@ func (f *Fakes) Statuses() []follower.Status {
 	return slices.Clone(f.FollowerStatuses) // a snapshot, as the node's is: setIndexedHeight writes in place
 }
 
-// setIndexedHeight reports chain's follower at height.
+// SetIndexedHeight reports chain's follower at height.
 func (f *Fakes) SetIndexedHeight(chain netinfo.Chain, height uint64) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -124,7 +124,7 @@ func (f *Fakes) TPSBuckets(ctx context.Context, chain netinfo.Chain, before int6
 
 func (f *Fakes) PageTokenKey() []byte { return f.Key }
 
-// fakeController records follower commands.
+// Controller records follower commands.
 type Controller struct {
 	mu      sync.Mutex
 	Paused  []netinfo.Chain
@@ -146,7 +146,7 @@ func (c *Controller) ResumeFollower(chain netinfo.Chain) error {
 	return c.Err
 }
 
-// followerStatus is a follower's status as the node reports it.
+// FollowerStatus is a follower's status as the node reports it.
 func FollowerStatus(chain netinfo.Chain, running, paused bool) follower.Status {
 	return follower.Status{Chain: chain, ChainName: chain.String(), Running: running, Paused: paused}
 }

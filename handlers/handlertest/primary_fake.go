@@ -11,7 +11,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// fakePrimary is an in-memory PrimaryReader that answers the way the store
+// Primary is an in-memory Reader that answers the way the store
 // does: tx listings filtered by address, type and height, resumed after a
 // position, cut at Limit or before the tx that would take the page's UTXOs
 // past MaxUTXOs (never before the first); blocks by proposer newest first;
@@ -48,7 +48,7 @@ func NewPrimary() *Primary {
 	}
 }
 
-// addTx indexes a tx (kept in position order) and its block's time.
+// AddTx indexes a tx (kept in position order) and its block's time.
 func (f *Primary) AddTx(tx pdata.IndexedTx) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
@@ -226,7 +226,7 @@ func (f *Primary) HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int6
 	return best, ctx.Err()
 }
 
-// fakeVertices holds vertices by acceptance index (slice position).
+// Vertices holds vertices by acceptance index (slice position).
 type Vertices struct{ Vs []pdata.Vertex }
 
 func (f *Vertices) LatestVertices(_ context.Context, after *uint64, limit int) ([]pdata.Vertex, error) {

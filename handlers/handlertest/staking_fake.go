@@ -12,7 +12,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// fakeStaking is an in-memory StakingReader that answers the way the store
+// Staking is an in-memory StakingReader that answers the way the store
 // does: stakers of one kind filtered by node, rewards owner, staking tx and
 // status at Now, ordered by start then tx ID; rewards paid to any of Addrs
 // or to stakers of any of NodeIDs, ordered by reward time then UTXO ID;
@@ -126,7 +126,7 @@ func (f *Staking) Rewards(ctx context.Context, q pdata.RewardQuery) ([]pdata.Ind
 	return out, ctx.Err()
 }
 
-// fakePlatform is an in-memory PlatformStateReader that answers as
+// Platform is an in-memory PlatformStateReader that answers as
 // platform.getCurrentValidators does: every validator without its
 // delegators when no node is given, the validators of the given nodes, with
 // their delegators only when exactly one node is asked for.

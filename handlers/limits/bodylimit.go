@@ -7,8 +7,8 @@ import (
 )
 
 // Request bodies are bounded twice: Config.MaxBodyBytes on every route
-// (limitBodies), and a smaller bound of its own on each route that reads a
-// body (readBody). Either way a body over the bound is a 413 in the spec's
+// (LimitBodies), and a smaller bound of its own on each route that reads a
+// body (ReadBody). Either way a body over the bound is a 413 in the spec's
 // error body, never a body read into memory whole.
 //
 // On a plain HTTP/1.1 request the node has read the whole body before the
@@ -17,7 +17,7 @@ import (
 // check on Content-Length answers at once. On HTTP/2 the body streams and
 // may have no length; the reader bound catches it.
 
-// limitBodies rejects bodies over maxBytes on every route.
+// LimitBodies rejects bodies over maxBytes on every route.
 func LimitBodies(maxBytes int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > maxBytes {

@@ -18,7 +18,7 @@ const (
 	headerGlacierAPIKey = "x-glacier-api-key"
 )
 
-// clientLimiter authenticates optional API keys and applies a token bucket
+// ClientLimiter authenticates optional API keys and applies a token bucket
 // per client: per API key when a known key is sent, else per client address
 // (clientaddr.go finds it; clientbuckets.go keeps the buckets).
 //
@@ -93,7 +93,7 @@ func (l *ClientLimiter) admit(limiter *rate.Limiter, now time.Time) (retryAfterS
 	return max(1, int(math.Ceil(delay.Seconds()))), false
 }
 
-// middleware enforces authentication and rate limits before routing, so that
+// Middleware enforces authentication and rate limits before routing, so that
 // even requests for unknown routes are counted. A 429 always carries
 // Retry-After.
 func (l *ClientLimiter) Middleware(next http.Handler) http.Handler {

@@ -14,7 +14,7 @@ import (
 	"go.uber.org/zap"
 )
 
-// timeBudget gives every request a time budget (Config.RequestTimeout) and
+// TimeBudget gives every request a time budget (Config.RequestTimeout) and
 // keeps it even when a handler does not: the handler runs under a context
 // that ends with the budget, so store reads and node calls stop, and also in
 // a goroutine of its own, writing into a buffer, so that at the end of the
@@ -35,7 +35,7 @@ func NewTimeBudget(budget time.Duration, log logging.Logger) *TimeBudget {
 	return &TimeBudget{budget: budget, log: log}
 }
 
-// middleware serves next within the budget.
+// Middleware serves next within the budget.
 func (b *TimeBudget) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), b.budget)
@@ -80,7 +80,7 @@ func (b *TimeBudget) serve(next http.Handler, reply *bufferedReply, r *http.Requ
 	next.ServeHTTP(reply, r)
 }
 
-// idle returns a channel that closes once no handler is running, counting
+// Idle returns a channel that closes once no handler is running, counting
 // those that outlived their budget. Call it once no new requests come in.
 func (b *TimeBudget) Idle() <-chan struct{} {
 	done := make(chan struct{})

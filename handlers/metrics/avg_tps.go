@@ -15,7 +15,7 @@ import (
 // routeAvgTPS names the average TPS route in page tokens, metrics and logs.
 const routeAvgTPS = "avgTps"
 
-// AverageTPS returns the average transactions per second of one daily bucket.
+// averageTPS returns the average transactions per second of one daily bucket.
 //
 // A complete day is averaged over all of its store.BucketSeconds (86400)
 // seconds: TxCount / 86400. The chain's newest bucket (the day containing its
@@ -41,7 +41,7 @@ type tpsPoint struct {
 }
 
 // avgTPSResponse is the body of the average TPS endpoint (spec, Average TPS
-// response). nextPageToken is omitted on the last page, never null.
+// response). NextPageToken is omitted on the last page, never null.
 type avgTPSResponse struct {
 	Results       []tpsPoint `json:"results"`
 	Status        int        `json:"status"`

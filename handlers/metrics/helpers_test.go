@@ -8,7 +8,7 @@ import (
 	"github.com/avadata/avadata/handlers/serve"
 )
 
-// newTestAPI serves the metrics service over fakes.
+// NewAPI serves the metrics service over fakes.
 func newTestAPI(t *testing.T, cfg serve.Config, fakes *handlertest.Fakes) *handlertest.API {
 	t.Helper()
 	return handlertest.NewAPI(t, cfg, fakes, func(core *api.Core) []api.Route { return Routes(core, fakes) })

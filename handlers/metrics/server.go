@@ -10,20 +10,20 @@ import (
 	"github.com/avadata/avadata/indexer/store"
 )
 
-// MetricsReader serves the metrics service.
+// Reader serves the metrics service.
 type Reader interface {
 	// TPSBuckets returns up to limit daily buckets of chain, newest first,
 	// starting strictly before `before` (Unix seconds; 0 means no bound).
 	TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error)
 }
 
-// metricsServer serves the metrics service's operations.
+// server serves the metrics service's operations.
 type server struct {
 	*api.Core
 	reader Reader
 }
 
-// newMetricsRoutes returns the routes of the metrics service.
+// Routes returns the routes of the metrics service.
 func Routes(core *api.Core, reader Reader) []api.Route {
 	s := &server{Core: core, reader: reader}
 	return []api.Route{

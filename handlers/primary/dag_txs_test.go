@@ -22,7 +22,7 @@ var xNonLinearRequired = []string{"txHash", "chainFormat", "timestamp", "txType"
 // as on a node that bootstrapped the DAG after Cortina.
 const dagTime = handlertest.PGenesisTime + 15
 
-// withDAGTxs indexes, on the X-chain, a DAG tx of pAlice's held by two
+// withDAGTxs indexes, on the X-chain, a DAG tx of PAlice's held by two
 // vertices and a linear tx in block 1 that spends its output.
 func withDAGTxs(backend *handlertest.Fakes) (dag, linear ids.ID, vertices []pdata.TxVertex) {
 	f := backend.Primary

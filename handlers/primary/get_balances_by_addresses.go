@@ -174,7 +174,7 @@ func xChainCategory(c pdata.BalanceCategory) pdata.BalanceCategory {
 	}
 }
 
-// getPrimaryBalancesRequest is the validated input of
+// getBalancesByAddressesRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/balances.
 type getBalancesByAddressesRequest struct {
 	Chain     netinfo.Chain

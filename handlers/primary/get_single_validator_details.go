@@ -259,7 +259,7 @@ func (c *totalStakeCache) get(ctx context.Context, s *server) (uint64, error) {
 	return total, nil
 }
 
-// getValidatorRequest is the validated input of
+// getSingleValidatorDetailsRequest is the validated input of
 // GET /v1/networks/{network}/validators/{nodeId}.
 type getSingleValidatorDetailsRequest struct {
 	NodeID           ids.NodeID

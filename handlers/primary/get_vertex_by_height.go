@@ -8,7 +8,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// listVerticesByHeightRequest is the validated input of
+// getVertexByHeightRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight
 // (X-chain only).
 type getVertexByHeightRequest struct {

@@ -86,7 +86,7 @@ func (s *server) serveListActivePrimaryNetworkStakingTransactions(w http.Respons
 	return s.writeTxPage(w, r, netinfo.P, req.Page, req.Time, scan)
 }
 
-// listStakingTxsRequest is the validated input of
+// listActivePrimaryNetworkStakingTransactionsRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking
 // (P-chain only).
 type listActivePrimaryNetworkStakingTransactionsRequest struct {

@@ -162,8 +162,8 @@ func TestListRewards(t *testing.T) {
 		require.NotContains(t, r["reward"], "historicalPrice", "no price source")
 		types = append(types, r["rewardType"].(string))
 	}
-	// Newest reward tx first: the validator's (blockTime 5), then the
-	// post-Cortina delegation's, then the pre-Cortina one's (blockTime 4).
+	// Newest reward tx first: the validator's (BlockTime 5), then the
+	// post-Cortina delegation's, then the pre-Cortina one's (BlockTime 4).
 	require.ElementsMatch(t, []string{"VALIDATOR", "VALIDATOR_FEE"}, types[:2])
 	require.Equal(t, "DELEGATOR", types[2])
 	require.ElementsMatch(t, []string{"DELEGATOR", "VALIDATOR_FEE"}, types[3:])

@@ -118,7 +118,7 @@ func rewardTypeOf(u *pdata.IndexedUTXO, st *pdata.Staker) string {
 	}
 }
 
-// listRewardsRequest is the validated input of
+// listHistoricalPrimaryNetworkRewardsRequest is the validated input of
 // GET /v1/networks/{network}/rewards. At least one of Addresses and NodeIDs
 // is set.
 type listHistoricalPrimaryNetworkRewardsRequest struct {

@@ -291,7 +291,7 @@ func decodePrimaryTxPos(b []byte) (pdata.TxPos, bool) {
 	return pdata.TxPos{Height: binary.BigEndian.Uint64(b), Index: binary.BigEndian.Uint32(b[8:])}, true
 }
 
-// listPrimaryTxsRequest is the validated input of
+// listLatestPrimaryNetworkTransactionsRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/transactions.
 type listLatestPrimaryNetworkTransactionsRequest struct {
 	Chain     netinfo.Chain

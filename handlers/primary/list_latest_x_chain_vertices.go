@@ -7,7 +7,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// listLatestVerticesRequest is the validated input of
+// listLatestXChainVerticesRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/vertices (X-chain
 // only).
 type listLatestXChainVerticesRequest struct {

@@ -106,7 +106,7 @@ func decodeBlockHeight(b []byte) (uint64, bool) {
 	return binary.BigEndian.Uint64(b), true
 }
 
-// listBlocksByNodeRequest is the validated input of
+// listPrimaryNetworkBlocksByNodeIdRequest is the validated input of
 // GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks.
 type listPrimaryNetworkBlocksByNodeIdRequest struct {
 	Chain  netinfo.Chain

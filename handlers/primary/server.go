@@ -23,7 +23,7 @@ type VertexReader interface {
 	VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error)
 }
 
-// PrimaryReader serves the primary-network endpoints from the index
+// Reader serves the primary-network endpoints from the index
 // (*store.PrimaryReader). Addresses are the 20 bytes of an X/P-chain
 // address (or of a 0x address, for C-chain atomic lookups).
 type Reader interface {
@@ -55,7 +55,7 @@ type PlatformStateReader interface {
 	CurrentValidators(ctx context.Context, nodeIDs []ids.NodeID) ([]platformvm.ClientPermissionlessValidator, error)
 }
 
-// primaryServer serves the primary network's operations: P-chain, X-chain
+// server serves the primary network's operations: P-chain, X-chain
 // and C-chain atomic transactions, balances, blocks, vertices and staking.
 type server struct {
 	*api.Core
@@ -71,7 +71,7 @@ type server struct {
 	totalStake totalStakeCache
 }
 
-// newPrimaryRoutes returns the routes of the primary network's operations.
+// Routes returns the routes of the primary network's operations.
 func Routes(core *api.Core, reader Reader, staking StakingReader, platform PlatformStateReader,
 	vertices VertexReader,
 ) []api.Route {

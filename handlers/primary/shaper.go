@@ -21,7 +21,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// primaryView turns pdata values into the shapes of primary_json.go for one
+// shaper turns pdata values into the shapes of primary_json.go for one
 // request on one chain. Asset descriptions are read once per request, for
 // every asset of the page (loadAssets), before anything is shaped.
 type shaper struct {
@@ -40,7 +40,7 @@ const (
 	assetTypeNFT       = "nft"
 )
 
-// newPrimaryView reads the descriptions of assets (duplicates allowed).
+// newShaper reads the descriptions of assets (duplicates allowed).
 func (s *server) newShaper(ctx context.Context, chain netinfo.Chain, assets []ids.ID) (*shaper, error) {
 	v := &shaper{node: s.Network(), chain: chain, assets: map[ids.ID]pdata.Asset{}}
 	unique := make([]ids.ID, 0, len(assets))
@@ -65,7 +65,7 @@ func (s *server) newShaper(ctx context.Context, chain netinfo.Chain, assets []id
 }
 
 // newPrimaryChainInfo is the chainInfo of a reply. network echoes the
-// request's {network} segment: it already passed resolveNetwork, and the
+// request's {network} segment: it already passed ResolveNetwork, and the
 // SDK's closed Network enum (mainnet, fuji, testnet) then gets back the name
 // the client used ("testnet" stays "testnet").
 func newPrimaryChainInfo(r *http.Request, chain netinfo.Chain) primaryChainInfo {

@@ -20,7 +20,7 @@ import (
 // XChainLinearTransaction / XChainNonLinearTransaction and
 // CChainImportTransaction / CChainExportTransaction.
 
-// txAssets lists every asset a page of txs names, for newPrimaryView.
+// txAssets lists every asset a page of txs names, for newShaper.
 func txAssets(txs []pdata.IndexedTx, avax ids.ID) []ids.ID {
 	if len(txs) == 0 {
 		return nil

@@ -23,7 +23,7 @@ func vertexIndexes(t *testing.T, body map[string]any) []float64 {
 	return out
 }
 
-// pages follows nextPageToken from path and returns each page's indexes.
+// pages follows NextPageToken from path and returns each page's indexes.
 func vertexPages(t *testing.T, srv *handlertest.API, path string) [][]float64 {
 	t.Helper()
 	var pages [][]float64

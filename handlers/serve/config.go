@@ -42,7 +42,7 @@ type Config struct {
 	Clock func() time.Time
 }
 
-// withDefaults returns a copy of c with every unset field filled in, so the
+// WithDefaults returns a copy of c with every unset field filled in, so the
 // rest of the package never has to special-case zero values.
 func (c Config) WithDefaults() Config {
 	c.Rates = c.Rates.WithDefaults()

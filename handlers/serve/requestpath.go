@@ -16,7 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// newAPI serves routes through the whole request path: route names,
+// New serves routes through the whole request path: route names,
 // metrics, panics, rate limits, body bounds and time budgets.
 func New(cfg Config, routes []api.Route, log logging.Logger, reg prometheus.Registerer) (*Handler, error) {
 	limiter := limits.NewClientLimiter(cfg.Rates, cfg.APIKeys, cfg.Clock)

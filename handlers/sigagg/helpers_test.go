@@ -7,7 +7,7 @@ import (
 	"github.com/avadata/avadata/handlers/handlertest"
 )
 
-// newTestAPI serves signature aggregation over fakes, with aggregator as
+// NewAPI serves signature aggregation over fakes, with aggregator as
 // the node's aggregator (nil: none).
 func newTestAPI(t *testing.T, aggregator Aggregator) *handlertest.API {
 	t.Helper()

@@ -21,7 +21,7 @@ const (
 	headerSignedWeight    = "X-Signed-Weight"
 )
 
-// SignatureAggregator gathers validators' signatures of warp messages
+// Aggregator gathers validators' signatures of warp messages
 // (*aggregator.Aggregator).
 type Aggregator interface {
 	AggregateSignatures(ctx context.Context, req aggregator.Request) (aggregator.Result, error)
@@ -30,7 +30,7 @@ type Aggregator interface {
 	AggregateForTx(ctx context.Context, txID ids.ID) (aggregator.Result, error)
 }
 
-// sigAggServer serves signature aggregation.
+// server serves signature aggregation.
 type server struct {
 	*api.Core
 	// aggregator is nil when the node runs no aggregator: the operations
@@ -38,7 +38,7 @@ type server struct {
 	aggregator Aggregator
 }
 
-// newSigAggRoutes returns the routes of signature aggregation.
+// Routes returns the routes of signature aggregation.
 func Routes(core *api.Core, aggregator Aggregator) []api.Route {
 	s := &server{Core: core, aggregator: aggregator}
 	return s.sigAggRoutes()
