@@ -1,6 +1,68 @@
 // Package handlers is avadata's HTTP layer: the REST Data API, the metrics
 // service and a small JSON-RPC endpoint, served from the node's own HTTP
-// server.
+// server. New assembles it from one package per domain.
+//
+// # Layout
+//
+// A request travels serve (the request path: route names, request metrics,
+// panics, rate limits, body bounds, time budgets; limits holds the limits)
+// to one operation of a domain package, which reads the index through the
+// narrow reader interface it declares and answers through api, the core
+// every operation shares (errors, parameters, chain resolution, paging and
+// page tokens, the index heights a reply reflects, replicas, the route
+// type). The domain packages never import one another:
+//
+//	evm      transactions, transfers, balances, contracts and chains of every followed EVM chain
+//	primary  P-chain, X-chain and C-chain atomic data, and staking
+//	sigagg   signature aggregation (ACP-118)
+//	metrics  the metrics service
+//
+// This package adds what is the node's own (the index at GET /, the OpenAPI
+// document, /v1/status and JSON-RPC) and the one route table: New
+// concatenates the domains' tables, and the same table drives the router,
+// the index, the request metrics' route labels and the OpenAPI document (a
+// test compares the document with it). handlertest holds the fakes,
+// fixtures and assertions every domain's tests share.
+//
+// # Operations
+//
+// Every served operation, named by the hosted API's operationId (the route
+// name, which also labels metrics and binds page tokens), with the file that
+// serves it (a test compares this table with the route table):
+//
+//	index                                        GET   /                                                                           index.go
+//	openapi                                      GET   /openapi.json                                                               openapi.go
+//	status                                       GET   /v1/status                                                                  status.go
+//	rpc                                          POST  /rpc                                                                        rpc.go
+//	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
+//	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
+//	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
+//	supportedChains                              GET   /v1/chains                                                                  evm/supported_chains.go
+//	getChainInfo                                 GET   /v1/chains/{chainId}                                                        evm/get_chain_info.go
+//	listTransactions                             GET   /v1/chains/{chainId}/addresses/{address}/transactions                       evm/list_transactions.go
+//	getTransaction                               GET   /v1/chains/{chainId}/transactions/{txHash}                                  evm/get_transaction.go
+//	getDeploymentTransaction                     GET   /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment         evm/get_deployment_transaction.go
+//	listTransfers                                GET   /v1/chains/{chainId}/tokens/{address}/transfers                             evm/list_transfers.go
+//	getNativeBalance                             GET   /v1/chains/{chainId}/addresses/{address}/balances:getNative                 evm/get_native_balance.go
+//	listErc721Balances                           GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc721                evm/list_erc721_balances.go
+//	getContractMetadata                          GET   /v1/chains/{chainId}/addresses/{address}                                    evm/get_contract_metadata.go
+//	listNftHolders                               GET   /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders           evm/list_nft_holders.go
+//	listLatestPrimaryNetworkTransactions         GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions              primary/list_latest_primary_network_transactions.go
+//	getBalancesByAddresses                       GET   /v1/networks/{network}/blockchains/{blockchainId}/balances                  primary/get_balances_by_addresses.go
+//	getVertexByHeight                            GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight     primary/get_vertex_by_height.go
+//	listPrimaryNetworkBlocksByNodeId             GET   /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks     primary/list_primary_network_blocks_by_node_id.go
+//	listLatestXChainVertices                     GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices                  primary/list_latest_xchain_vertices.go
+//	listActivePrimaryNetworkStakingTransactions  GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking  primary/list_active_primary_network_staking_transactions.go
+//	listHistoricalPrimaryNetworkRewards          GET   /v1/networks/{network}/rewards                                              primary/list_historical_primary_network_rewards.go
+//	getSingleValidatorDetails                    GET   /v1/networks/{network}/validators/{nodeId}                                  primary/get_single_validator_details.go
+//	listDelegators                               GET   /v1/networks/{network}/delegators                                           primary/list_delegators.go
+//
+// One file per operation holds its request type, its parse function (path
+// parameters first, then query parameters, then the body) and its serve
+// function; response types and their shaping stay per domain (reply_types.go
+// and shaper.go). A change to one operation touches that file, its test
+// beside it, and the domain's shaping when the reply's shape changes; a new
+// operation adds a file and one line to its domain's routes.go.
 //
 // # Mounting
 //
@@ -9,7 +71,7 @@
 // /ext/bc/<chainID or alias>[/...] with its full path; the handler strips the
 // first three segments itself, because the chain segment varies. Everything
 // below is relative to that base URL ({base_url}). The metrics service is
-// mounted at {metrics_url} = {base_url}/metrics, so the average TPS endpoint
+// mounted at {metrics_url} = {base_url}/metrics, so the average TPS operation
 // is GET {base_url}/metrics/v1/avg_tps/{chainId}.
 //
 // # Replies
@@ -18,50 +80,26 @@
 // Errors carry the spec body {"message", "error", "statusCode"}; on the
 // metrics service "message" is an array of strings. Optional fields are
 // omitted, never null. Unknown query parameters are ignored; a bad value of a
-// known one is a 400 that names the parameter and what it accepts.
-//
-// # Data API endpoints
-//
-// Every endpoint of the spec's Data API is routed (routes_*.go, one file per
-// domain). Each has a request struct and a parse function that validates its
-// input in a fixed order: path parameters ({network}, then {blockchainId} or
-// {chainId}, then {address}, {nodeId} or {txHash}), then query parameters,
-// then the body. Endpoints this version does not serve yet are stubs: bad
-// input gets the 400 the real endpoint will give, valid input a 404 whose
-// message says the endpoint is recognised but not served yet, so clients can
-// tell it from a mistyped URL. A wrong method on a known path is a 405 with
-// an Allow header.
-//
-// # EVM endpoints
-//
-// The EVM endpoints (spec 3, 6, 8, 10, 16, 17 and the referenced chain,
-// transaction and native balance endpoints) are served from the index for
-// every EVM chain the node follows: {chainId} is a chain's EVM chain id, its
-// blockchain id, or c-chain. Each query has its own file (evm_*.go: request,
-// parse, handler); evm_shape.go alone turns evmdata values into the
-// OpenAPI's shapes. Listings page with signed tokens (paging.go); the ones
-// bounded by blocks pin the indexed height of their first page
-// (evm_listing.go). Every request runs under Config.RequestTimeout, below
-// the node's write timeout, so a slow query ends in a 503 the client reads.
-//
-// # Primary-network endpoints
-//
-// Transactions, balances and blocks by proposer (spec 4, 7, 14) are served
-// from the index through Backend.Primary (primary_txs.go,
-// primary_balances.go, primary_blocks.go); primary_shape.go and
-// primary_txshape.go alone turn pdata values into the OpenAPI's P-, X- and
-// C-chain shapes (primary_json.go). Tx listings page by position (the token
-// carries the last tx read) and end a page early at a UTXO threshold (rule 3).
+// known one is a 400 that names the parameter and what it accepts. A wrong
+// method on a known path is a 405 with an Allow header. Listings page with
+// signed tokens (api/paging.go); the EVM listings bounded by blocks pin the
+// indexed height of their first page (evm/pinned_listing.go);
+// primary-network transaction listings page by position and end a page
+// early at the spec's UTXO threshold. Every reply says which heights of the
+// index it reflects (X-Indexed-Height, api/heights.go), so replicas behind
+// one load balancer serve one consistent API (api/replicas.go).
 //
 // # Clients and limits
 //
 // API keys are optional (x-data-api-key or x-glacier-api-key). Each known
 // key has its own token bucket; requests without a key get one bucket per
-// client address (ratelimit.go, clientbuckets.go). The node passes the
-// peer's address to plugins only for HTTP/2 and Upgrade requests, and
-// X-Forwarded-For is believed only from trusted proxies, so plain HTTP/1.1
-// requests without a trusted proxy share one bucket (clientaddr.go says
-// why, with the node's code). Every route has a body bound (bodylimit.go,
-// 413) and a time budget (timebudget.go, 503 even when a handler ignores
-// its context). See Config for the limits.
+// client address (limits/ratelimit.go, limits/clientbuckets.go). The node
+// passes the peer's address to plugins only for HTTP/2 and Upgrade
+// requests, and X-Forwarded-For is believed only from trusted proxies, so
+// plain HTTP/1.1 requests without a trusted proxy share one bucket
+// (limits/clientaddr.go says why, with the node's code). Every route has a
+// body bound (limits/bodylimit.go, 413) and a time budget
+// (limits/timebudget.go, 503 even when a handler ignores its context),
+// below the node's write timeout, so a slow query ends in a 503 the client
+// reads. See Config for the limits.
 package handlers

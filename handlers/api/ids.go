@@ -13,17 +13,13 @@ import (
 	"github.com/gorilla/mux"
 )
 
-// The Data API endpoints of the spec (1-17) are registered in the routes_*.go
-// files, one file per domain; the EVM ones are served by evm_*.go. Each
-// endpoint has a request struct holding its validated input and a parse
-// function that builds it from the request,
-// checking path parameters first (network, then blockchainId/chainId, then
-// address/nodeId/txHash), then query parameters, then the body. Until an
-// endpoint is implemented its handler is stub(parse): bad input gets the 400
-// the real endpoint will give, valid input gets NotServedYet's 404. A real
-// handler replaces the stub and starts from the same parse function.
+// Every operation has a request struct holding its validated input and a
+// parse function that builds it from the request, checking path parameters
+// first (network, then blockchainId/chainId, then address/nodeId/txHash),
+// then query parameters, then the body. The parsers of values that several
+// domains take live here.
 
-// Parameter names used by several Data API endpoints (see also params.go and
+// Parameter names used by several operations (see also params.go and
 // chains.go).
 const (
 	ParamAddress          = "address"

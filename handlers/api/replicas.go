@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// A page token carries the heights its page was cut at (indexheights.go).
+// A page token carries the heights its page was cut at (heights.go).
 // Behind a load balancer the next page may reach a replica whose index is
 // not that far yet: its follower is a few blocks behind, or its node has not
 // accepted those blocks yet. Serving it would show an older state than the

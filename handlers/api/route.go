@@ -19,13 +19,13 @@ type Route struct {
 
 // Handler is an endpoint that returns its failure instead of writing it,
 // so every endpoint reports errors the same way. heights is where it records
-// which heights of the index its reply reflects (indexheights.go).
+// which heights of the index its reply reflects (heights.go).
 type Handler func(w http.ResponseWriter, r *http.Request, heights *Heights) error
 
-// Adapt turns an Handler into an http.Handler that writes returned errors
+// Adapt turns a Handler into an http.Handler that writes returned errors
 // as spec error bodies. Internal errors are logged, not shown to clients.
 // Every reply says which heights of the index it reflects (X-Indexed-Height,
-// see indexheights.go).
+// see heights.go).
 func (c *Core) Adapt(h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		heights := &Heights{}

@@ -10,7 +10,7 @@ import (
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
-// GET /v1/chains/{chainId}/addresses/{address} (spec 16): what is known of a
+// GET /v1/chains/{chainId}/addresses/{address} (getContractMetadata): what is known of a
 // contract. The chain gives its standard (ercType), name, symbol, decimals
 // and deployment; the operator's curated file (Config.CuratedContracts)
 // gives description, site, e-mail, logo, banner, links, tags and color.

@@ -8,7 +8,7 @@ import (
 )
 
 // GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment
-// (spec 6): the transaction that deployed a contract, with everything the
+// (getDeploymentTransaction): the transaction that deployed a contract, with everything the
 // transaction endpoint shows, priced in the requested currency.
 //
 // 404 when the address is not a contract the index knows, or when its

@@ -14,8 +14,8 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721 (spec
-// 10): the ERC-721 tokens an address owns now, by contract then token id,
+// GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721
+// (listErc721Balances): the ERC-721 tokens an address owns now, by contract then token id,
 // optionally of one contract, with the address's native balance.
 //
 // Pages are pinned to the indexed height of the first page (the index keeps

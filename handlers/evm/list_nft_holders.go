@@ -10,7 +10,7 @@ import (
 )
 
 // GET {metrics_url}/v2/chains/{chainId}/contracts/{address}/nfts:listHolders
-// (spec 17): the addresses holding tokens of an NFT contract, by address,
+// (listNftHolders): the addresses holding tokens of an NFT contract, by address,
 // each with sortKey = the number of tokens it holds (ERC-1155: token ids
 // with a positive balance), and the collection's totals.
 //

@@ -10,10 +10,10 @@ import (
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
-// GET /v1/chains/{chainId}/addresses/{address}/transactions (spec 3): the
+// GET /v1/chains/{chainId}/addresses/{address}/transactions (listTransactions): the
 // transactions that involve an address, each with the token transfers and
 // internal transactions in which the address is sender or receiver. Sorted
-// by block and position, newest first by default; pinned (evm_listing.go).
+// by block and position, newest first by default; pinned (pinned_listing.go).
 
 // listTransactionDetailsResponse is the OpenAPI's
 // ListTransactionDetailsResponse.

@@ -10,9 +10,9 @@ import (
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 
-// GET /v1/chains/{chainId}/tokens/{address}/transfers (spec 8): the
+// GET /v1/chains/{chainId}/tokens/{address}/transfers (listTransfers): the
 // transfers of one token contract, newest first, each shaped by the token's
-// standard (ERC-20, ERC-721 or ERC-1155 transfer); pinned (evm_listing.go).
+// standard (ERC-20, ERC-721 or ERC-1155 transfer); pinned (pinned_listing.go).
 //
 // An address the index never saw move tokens (an unknown address, a wallet,
 // a contract that is not a token) gets 200 with an empty list, like any

@@ -10,7 +10,7 @@ import (
 )
 
 // Cursors of the EVM listings: the position of a page's last item, kept in
-// PageToken.Extra (see evm_listing.go for the pinned height).
+// PageToken.Extra (see pinned_listing.go for the pinned height).
 
 const (
 	txPosLen       = 8 + 4

@@ -5,7 +5,7 @@ package evm
 // indexStatus is lower case). Required fields are plain values, always
 // present; optional ones are pointers or omitempty, omitted and never null.
 // Big numbers are decimal strings, timestamps integers, addresses EIP-55.
-// evm_shape.go fills them; no endpoint builds these shapes on its own.
+// shaper.go fills them; no endpoint builds these shapes on its own.
 
 // richAddress is the OpenAPI's RichAddress (the spec's Party).
 type richAddress struct {

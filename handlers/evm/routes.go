@@ -12,10 +12,11 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// EVM endpoints: the spec's 3, 6, 8, 10 and 16, the referenced chain,
-// transaction and native balance endpoints, and the NFT holders endpoint of
-// the metrics service (17). One file per query (evm_*.go) holds its request,
-// its parse function and its handler; evm_shape.go shapes their responses.
+// EVM operations: the transactions, transfers, balances, contracts and
+// chains of every followed EVM chain, and the metrics service's NFT holders
+// (whose data is the EVM index's). One file per operation, named by its
+// operationId, holds its request, its parse function and its handler;
+// shaper.go shapes their responses.
 //
 // {chainId} is any EVM chain the node follows, as its EVM chain id, its cb58
 // blockchain id or, for the C-chain, c-chain (NFT holders: EVM chain id

@@ -15,7 +15,7 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// shaper turns evmdata values into the response shapes of evm_json.go for
+// shaper turns evmdata values into the response shapes of reply_types.go for
 // one request on one chain. It caches what a page needs more than once (the
 // contracts behind addresses, prices), so shaping a page costs one lookup per
 // distinct address.

@@ -40,8 +40,8 @@ type tpsPoint struct {
 	Value     float64 `json:"value"`
 }
 
-// avgTPSResponse is the body of the average TPS endpoint (spec, Average TPS
-// response). NextPageToken is omitted on the last page, never null.
+// avgTPSResponse is the body of the average TPS operation (the spec's
+// Average TPS response). NextPageToken is omitted on the last page, never null.
 type avgTPSResponse struct {
 	Results       []tpsPoint `json:"results"`
 	Status        int        `json:"status"`

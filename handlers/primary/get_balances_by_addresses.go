@@ -13,7 +13,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/blockchains/{blockchainId}/balances (spec 7):
+// GET /v1/networks/{network}/blockchains/{blockchainId}/balances (getBalancesByAddresses):
 // the balances of addresses on one chain as they stood at blockTimestamp
 // (default: now), summed per asset. The P-chain answers eight categories,
 // the X-chain locked / unlocked and its atomic memory, the C-chain only its

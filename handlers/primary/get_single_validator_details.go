@@ -18,7 +18,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/validators/{nodeId} (spec 11): every
+// GET /v1/networks/{network}/validators/{nodeId} (getSingleValidatorDetails): every
 // validation of one node the index holds, newest start first by default,
 // each in the variant of its status now.
 //

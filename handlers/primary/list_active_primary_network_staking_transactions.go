@@ -15,8 +15,8 @@ import (
 )
 
 // GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking
-// (spec 5): the P-chain's staking txs whose staker is active now, of the
-// given addresses, in endpoint 4's shape, order and paging (one piece of
+// (listActivePrimaryNetworkStakingTransactions): the P-chain's staking txs whose staker is active now, of the
+// given addresses, in listLatestPrimaryNetworkTransactions' shape, order and paging (one piece of
 // code: writeTxPage).
 //
 // The index lists txs by address and type, and knows stakers by staking
@@ -26,10 +26,10 @@ import (
 // maxScannedTxs per request; a page may then be short or empty, with a
 // token to go on).
 //
-// addresses is optional in the OpenAPI (unlike on endpoint 9, whose
+// addresses is optional in the OpenAPI (unlike on listHistoricalPrimaryNetworkRewards, whose
 // description requires addresses or nodeIds), so without it the listing is
 // every active staking tx of the P-chain. txTypes and timestamps filter
-// either listing, as on endpoint 4 (where they need addresses only because
+// either listing, as on listLatestPrimaryNetworkTransactions (where they need addresses only because
 // the spec says so for that endpoint).
 
 // stakingTxTypes are the txs that add a validator or a delegator.

@@ -15,7 +15,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/delegators (spec 12): delegations the index
+// GET /v1/networks/{network}/delegators (listDelegators): delegations the index
 // holds, optionally of some nodes, paying some reward addresses, of one
 // status; newest start first by default, each in the variant of its status
 // now. delegationFee is the fee of the validator delegated to.

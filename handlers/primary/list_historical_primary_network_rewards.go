@@ -14,7 +14,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/rewards (spec 9): the reward UTXOs paid to any
+// GET /v1/networks/{network}/rewards (listHistoricalPrimaryNetworkRewards): the reward UTXOs paid to any
 // of the addresses, or to stakers of any of the nodes (either filter, as
 // the index's RewardQuery selects them), one HistoricalReward per UTXO,
 // newest reward tx first by default.

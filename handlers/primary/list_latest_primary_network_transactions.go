@@ -17,7 +17,7 @@ import (
 )
 
 // GET /v1/networks/{network}/blockchains/{blockchainId}/transactions
-// (spec 4): the latest txs of the P-, X- or C-chain (C: atomic txs only),
+// (listLatestPrimaryNetworkTransactions): the latest txs of the P-, X- or C-chain (C: atomic txs only),
 // optionally of some addresses, of some types, within a time range, or (P)
 // of one L1 validation. Sorted by block and position in the block, newest
 // first by default.
@@ -31,7 +31,7 @@ import (
 
 // Listing limits.
 const (
-	// maxPageUTXOs is the Data API's "performance threshold" (rule 3): a
+	// maxPageUTXOs is the Data API's "performance threshold": a
 	// page stops after the tx that brings its consumed and emitted UTXOs to
 	// this many, and is then shorter than pageSize.
 	maxPageUTXOs = 1000
@@ -86,7 +86,7 @@ func emptyTxList(r *http.Request, chain netinfo.Chain) listPrimaryTxsResponse {
 }
 
 // writeTxPage reads and writes one page of a tx listing of chain, bounded
-// by the time range tr: the listing of endpoint 4, and of endpoint 5 (its
+// by the time range tr: the listing of listLatestPrimaryNetworkTransactions, and of listActivePrimaryNetworkStakingTransactions (its
 // active staking txs), which only differ in the scan.
 func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg api.Page, tr api.TimestampRange, scan txScan) error {
 	ctx := r.Context()

@@ -284,7 +284,7 @@ func TestListPrimaryTxsPaging(t *testing.T) {
 	require.Equal(t, maxPageUTXOs, q.MaxUTXOs, "the reader may stop a page early")
 }
 
-// TestListPrimaryTxsUTXOThreshold checks rule 3: a page stops before the tx
+// TestListPrimaryTxsUTXOThreshold checks the spec's performance threshold: a page stops before the tx
 // that would take its UTXOs past the threshold, and the next one resumes
 // with it.
 func TestListPrimaryTxsUTXOThreshold(t *testing.T) {

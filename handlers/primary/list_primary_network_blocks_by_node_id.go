@@ -14,7 +14,7 @@ import (
 )
 
 // GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks
-// (spec 14): the blocks a node proposed, newest first (the endpoint takes no
+// (listPrimaryNetworkBlocksByNodeId): the blocks a node proposed, newest first (the endpoint takes no
 // sortOrder), optionally within a time range (inclusive at both ends, as in
 // the tx listing). The token carries the height of the page's last block.
 

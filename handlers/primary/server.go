@@ -12,7 +12,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// VertexReader serves the X-chain vertex endpoints (spec 13, 15) from the
+// VertexReader serves the X-chain vertex operations (getVertexByHeight, listLatestXChainVertices) from the
 // index (*store.Store). Vertices are identified by their acceptance index;
 // after (exclusive) continues a listing, limit <= 0 means no bound.
 type VertexReader interface {

@@ -21,7 +21,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// shaper turns pdata values into the shapes of primary_json.go for one
+// shaper turns pdata values into the shapes of reply_types.go for one
 // request on one chain. Asset descriptions are read once per request, for
 // every asset of the page (loadAssets), before anything is shaped.
 type shaper struct {

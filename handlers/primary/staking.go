@@ -109,7 +109,7 @@ func decodeRewardPos(b []byte) (pdata.RewardPos, bool) {
 	return pdata.RewardPos{Time: t, UTXOID: id}, ok
 }
 
-// listStakers reads one page of the staker listing q (endpoints 11 and 12)
+// listStakers reads one page of the staker listing q (getSingleValidatorDetails and listDelegators)
 // in pg's order, after pg's cursor, and the token of the next page ("" at
 // the end).
 func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Page) ([]pdata.IndexedStaker, string, error) {

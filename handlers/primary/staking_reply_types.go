@@ -1,6 +1,6 @@
 package primary
 
-// Response shapes of the staking endpoints (spec 9, 11, 12; endpoint 5
+// Response shapes of the staking operations (listHistoricalPrimaryNetworkRewards, getSingleValidatorDetails, listDelegators; listActivePrimaryNetworkStakingTransactions
 // answers with listPrimaryTxsResponse), after the hosted API's OpenAPI
 // schemas of the same names. Validators and delegators are unions
 // discriminated by their status, each variant with its own required fields

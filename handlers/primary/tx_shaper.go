@@ -16,7 +16,7 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// Shapes of the three chains' transactions (endpoint 4): PChainTransaction,
+// Shapes of the three chains' transactions (listLatestPrimaryNetworkTransactions): PChainTransaction,
 // XChainLinearTransaction / XChainNonLinearTransaction and
 // CChainImportTransaction / CChainExportTransaction.
 

@@ -10,8 +10,8 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/blockchains/{blockchainId}/vertices (spec 15)
-// and .../vertices:listByHeight (spec 13): the X-chain's pre-Cortina DAG
+// GET /v1/networks/{network}/blockchains/{blockchainId}/vertices (listLatestXChainVertices)
+// and .../vertices:listByHeight (getVertexByHeight): the X-chain's pre-Cortina DAG
 // vertices, newest (highest acceptance index) first, or those of one DAG
 // height in the requested order of acceptance. The token carries the
 // acceptance index of the page's last vertex. vertexTimestamp is the time

@@ -6,7 +6,7 @@ import (
 	"github.com/avadata/avadata/handlers/api"
 )
 
-// Signature aggregator endpoints (spec 1 and 2).
+// Signature aggregation operations.
 
 // Route names (also the hosted API's operation IDs).
 const (

@@ -9,9 +9,10 @@ import (
 	"github.com/avadata/avadata/aggregator"
 )
 
-// Serving the signature aggregator endpoints (spec 1 and 2): routes_sigagg.go
-// validates the request, the aggregator (Backend.SigAgg) collects and
-// verifies the signatures, this maps its outcome to the spec's reply.
+// Serving signature aggregation (aggregateSignatures and
+// getAggregatedSignatures): each operation's file validates its request,
+// the Aggregator collects and verifies the signatures, reply.go maps its
+// outcome to the spec's reply.
 
 // Headers of a successful aggregation: which validator set signed, so a
 // client can verify the message independently, and how much of it.
