@@ -23,7 +23,7 @@ import (
 //     (replicas.go), so paging never goes back to an older state.
 //
 // Heights are kept per stream: one per followed chain, plus the X-chain's
-// pre-Cortina vertices, which have their own follower and cursor. A stream
+// pre-Cortina vertices, which have their own follower and position. A stream
 // is named the same way on every node of a network: "P", "X", "C" and
 // "X-vertices", and the blockchain ID (cb58) of any other chain. The
 // store's chain numbers cannot serve: they depend on the order in which a
@@ -114,7 +114,7 @@ func (c *Core) ReadsChain(heights *Heights, chain netinfo.Chain) {
 // PageReaches records that a page read items up to height of chain: the
 // replica serving the next page must hold that height even if this
 // follower's status does not show it yet (the store makes a batch's rows
-// visible before its cursor). A stream without a follower here is left as
+// visible before its position). A stream without a follower here is left as
 // it is.
 func (c *Core) PageReaches(pg Page, chain netinfo.Chain, height uint64) {
 	stream := ChainStream(c.Network(), chain)
@@ -126,10 +126,10 @@ func (c *Core) PageReaches(pg Page, chain netinfo.Chain, height uint64) {
 // cutHeights are the heights a page token records: a pinned stream at its
 // pin; any other at the highest of what the request saw and what is indexed
 // now, after the page's reads, so the token is never below the state the
-// page showed. The view takes the same heights, for the header.
-func (c *Core) cutHeights(view *Heights) []StreamHeight {
+// page showed. The record takes the same heights, for the header.
+func (c *Core) cutHeights(read *Heights) []StreamHeight {
 	now := c.StreamStatuses()
-	return view.raiseUnpinned(func(stream string) uint64 { return now[stream].Height })
+	return read.raiseUnpinned(func(stream string) uint64 { return now[stream].Height })
 }
 
 // Heights is what one request read of the index. Safe for concurrent
@@ -237,14 +237,14 @@ func FormatHeights(heights []StreamHeight) string {
 // goes out, when the handler has done its reads.
 type indexedHeightWriter struct {
 	http.ResponseWriter
-	view        *Heights
+	heights     *Heights
 	wroteHeader bool
 }
 
 func (w *indexedHeightWriter) WriteHeader(status int) {
 	if !w.wroteHeader {
 		w.wroteHeader = true
-		if heights := w.view.Sorted(); len(heights) > 0 {
+		if heights := w.heights.Sorted(); len(heights) > 0 {
 			w.Header().Set(HeaderIndexedHeight, FormatHeights(heights))
 		}
 	}

@@ -77,7 +77,7 @@ type PageToken struct {
 	// Position is where the next page starts; its meaning is the route's
 	// (avg TPS: the Start of the last bucket returned).
 	Position int64
-	// Extra is an optional secondary cursor (at most 255 bytes) for routes
+	// Extra is an optional secondary position (at most 255 bytes) for routes
 	// whose position is compound.
 	Extra []byte
 	// IssuedAt is when the token was created (second precision).

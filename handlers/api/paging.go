@@ -37,17 +37,17 @@ type Page struct {
 
 	route   string
 	filters FilterHash
-	// view is the request's record of the heights it reads; the next
+	// read is the request's record of the heights it reads; the next
 	// page's token carries them.
-	view *Heights
+	read *Heights
 }
 
 // heights is the record of the heights the page's request reads.
 func (pg Page) heights() *Heights {
-	if pg.view == nil { // a page not made by ParsePage
+	if pg.read == nil { // a page not made by ParsePage
 		return &Heights{}
 	}
-	return pg.view
+	return pg.read
 }
 
 // ParsePage reads pageSize, sortOrder (when the endpoint takes it) and
@@ -56,7 +56,7 @@ func (pg Page) heights() *Heights {
 // A token cut on a replica ahead of this one waits for this index to get
 // there (AwaitHeights), so no page shows an older state than the last.
 func (c *Core) ParsePage(ctx context.Context, heights *Heights, q url.Values, p Paging, filters ...string) (Page, error) {
-	pg := Page{route: p.Route, Order: SortDesc, view: heights}
+	pg := Page{route: p.Route, Order: SortDesc, read: heights}
 	var err error
 	if pg.Size, err = parsePageSize(q, p.Size); err != nil {
 		return Page{}, err
@@ -96,7 +96,7 @@ func (c *Core) decodePageToken(raw, route string, filters FilterHash, maxAge tim
 }
 
 // NextPageToken signs the token of the page after pg: position and extra
-// are the route's cursor (see PageToken), the heights those the request
+// are the route's position (see PageToken), the heights those the request
 // read (cutHeights).
 func (c *Core) NextPageToken(pg Page, position int64, extra []byte) (string, error) {
 	token, err := EncodePageToken(c.node.PageTokenKey(), PageToken{
@@ -122,8 +122,8 @@ func TrimPage[T any](items []T, size int) ([]T, bool) {
 	return items, false
 }
 
-// ResumeAfter decodes the cursor in the token's Extra: nil on the first
-// page. Tokens are signed, so a cursor that does not decode comes from
+// ResumeAfter decodes the position in the token's Extra: nil on the first
+// page. Tokens are signed, so a position that does not decode comes from
 // another avadata version, not from a forger.
 func ResumeAfter[T any](pg Page, decode func([]byte) (T, bool)) (*T, error) {
 	if pg.First {

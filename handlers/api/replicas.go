@@ -37,7 +37,7 @@ const (
 
 // AwaitHeights returns once this replica's index has reached every height
 // in want, waiting as long as replicaWaitLimit allows; after that, a
-// replicaBehindError. The request's view then shows at least those heights.
+// replicaBehindError. The request's record of heights then shows at least those.
 func (c *Core) AwaitHeights(ctx context.Context, heights *Heights, want []StreamHeight) error {
 	if len(want) == 0 {
 		return nil

@@ -29,7 +29,7 @@ type Handler func(w http.ResponseWriter, r *http.Request, heights *Heights) erro
 func (c *Core) Adapt(h Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		heights := &Heights{}
-		w = &indexedHeightWriter{ResponseWriter: w, view: heights}
+		w = &indexedHeightWriter{ResponseWriter: w, heights: heights}
 		err := h(w, r, heights)
 		if err == nil {
 			return

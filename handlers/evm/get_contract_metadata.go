@@ -55,10 +55,10 @@ func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	view := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
 	curated, isCurated := s.cfg.CuratedContracts.lookup(req.Chain.EVMChainID, req.Address)
-	contract, err := view.knownContract(req.Address)
-	if err != nil && (!isCurated || view.err != nil) {
+	contract, err := shapes.knownContract(req.Address)
+	if err != nil && (!isCurated || shapes.err != nil) {
 		return err
 	}
 	api.WriteJSON(w, http.StatusOK, describeContract(req.Address, contract, curated))

@@ -36,8 +36,8 @@ func (s *server) serveGetDeploymentTransaction(w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return err
 	}
-	view := s.newShaper(r.Context(), req.Chain, req.Currency)
-	contract, err := view.knownContract(req.Address)
+	shapes := s.newShaper(r.Context(), req.Chain, req.Currency)
+	contract, err := shapes.knownContract(req.Address)
 	if err != nil {
 		return err
 	}
@@ -53,9 +53,9 @@ func (s *server) serveGetDeploymentTransaction(w http.ResponseWriter, r *http.Re
 	if !found {
 		return api.NotFound("the deployment transaction %s of contract %s is not in the index", hash.Hex(), req.Address.Hex())
 	}
-	resp := view.transactionResponse(&tx)
-	if view.err != nil {
-		return view.err
+	resp := shapes.transactionResponse(&tx)
+	if shapes.err != nil {
+		return shapes.err
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

@@ -47,10 +47,10 @@ func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, h
 	if err != nil {
 		return err
 	}
-	view := s.newShaper(r.Context(), req.Chain, req.Currency)
-	resp := getNativeBalanceResponse{NativeTokenBalance: view.nativeTokenBalance(req.Address)}
-	if view.err != nil {
-		return view.err
+	shapes := s.newShaper(r.Context(), req.Chain, req.Currency)
+	resp := getNativeBalanceResponse{NativeTokenBalance: shapes.nativeTokenBalance(req.Address)}
+	if shapes.err != nil {
+		return shapes.err
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

@@ -63,10 +63,10 @@ func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, hei
 		return api.NotFound("transaction %s is not in the index of chain %d ('%s'): it does not exist there, "+
 			"or it is in a block avadata has not indexed yet", req.TxHash.Hex(), chain.EVMChainID, api.ChainLabel(chain))
 	}
-	view := s.newShaper(r.Context(), chain, defaultCurrency)
-	resp := view.transactionResponse(&tx)
-	if view.err != nil {
-		return view.err
+	shapes := s.newShaper(r.Context(), chain, defaultCurrency)
+	resp := shapes.transactionResponse(&tx)
+	if shapes.err != nil {
+		return shapes.err
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

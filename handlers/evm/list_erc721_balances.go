@@ -88,18 +88,18 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	view := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
 	resp := listErc721BalancesResponse{
-		NativeTokenBalance:  view.nativeTokenBalance(req.Address),
+		NativeTokenBalance:  shapes.nativeTokenBalance(req.Address),
 		Erc721TokenBalances: make([]erc721TokenBalance, len(nfts)),
 	}
 	for i, nft := range nfts {
-		token := view.erc721Token(nft.Contract, nft.TokenID, nft.Metadata)
+		token := shapes.erc721Token(nft.Contract, nft.TokenID, nft.Metadata)
 		token.OwnerAddress = nft.Owner.Hex()
-		resp.Erc721TokenBalances[i] = erc721TokenBalance{erc721Token: token, ChainID: view.evmChainID()}
+		resp.Erc721TokenBalances[i] = erc721TokenBalance{erc721Token: token, ChainID: shapes.evmChainID()}
 	}
-	if view.err != nil {
-		return view.err
+	if shapes.err != nil {
+		return shapes.err
 	}
 	if next != nil {
 		if resp.NextPageToken, err = s.NextPageToken(req.Page, int64(pinned), encodeNFTPos(*next)); err != nil {
@@ -111,16 +111,16 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 }
 
 // erc721Page reads up to a page of the owner's ERC-721 tokens after the
-// cursor, skipping ERC-1155 holdings. next is where the following page
+// pos, skipping ERC-1155 holdings. next is where the following page
 // starts, nil when there is none.
 func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, after *evmdata.NFTPos, pinned uint64) (
 	[]evmdata.NFT, *evmdata.NFTPos, error,
 ) {
 	size := req.Page.Size
 	var items []evmdata.NFT
-	cursor := after
+	pos := after
 	for range maxNFTBatches {
-		batch, err := s.readNFTs(ctx, req.Chain, req.Address, req.Contract, cursor, size+1, pinned)
+		batch, err := s.readNFTs(ctx, req.Chain, req.Address, req.Contract, pos, size+1, pinned)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -136,9 +136,9 @@ func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, 
 		if len(batch) <= size { // the index has no more
 			return items, nil, nil
 		}
-		cursor = nftPosOf(batch[len(batch)-1])
+		pos = nftPosOf(batch[len(batch)-1])
 	}
-	return items, cursor, nil
+	return items, pos, nil
 }
 
 func (s *server) readNFTs(ctx context.Context, chain netinfo.ChainInfo, owner common.Address, contract *common.Address,

@@ -51,16 +51,16 @@ func (s *server) serveListTransactions(w http.ResponseWriter, r *http.Request, h
 	if err != nil {
 		return err
 	}
-	view := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
 	resp := listTransactionDetailsResponse{Transactions: make([]transactionDetails, len(txs)), NextPageToken: next}
 	for i := range txs {
 		resp.Transactions[i] = transactionDetails{
-			NativeTransaction: view.nativeTransaction(&txs[i]),
-			txLists:           view.txLists(&txs[i]),
+			NativeTransaction: shapes.nativeTransaction(&txs[i]),
+			txLists:           shapes.txLists(&txs[i]),
 		}
 	}
-	if view.err != nil {
-		return view.err
+	if shapes.err != nil {
+		return shapes.err
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

@@ -54,13 +54,13 @@ func (s *server) serveListTransfers(w http.ResponseWriter, r *http.Request, heig
 	if err != nil {
 		return err
 	}
-	view := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
 	resp := listTransfersResponse{Transfers: make([]any, len(transfers)), NextPageToken: next}
 	for i := range transfers {
-		resp.Transfers[i] = view.tokenTransfer(&transfers[i])
+		resp.Transfers[i] = shapes.tokenTransfer(&transfers[i])
 	}
-	if view.err != nil {
-		return view.err
+	if shapes.err != nil {
+		return shapes.err
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

@@ -40,7 +40,7 @@ func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, pag
 }
 
 // pinnedQuery is the part of a reader query that readPinnedPage fills: the
-// block range, the cursor, the pinned height and the limit.
+// block range, the position, the pinned height and the limit.
 type pinnedQuery[P any] struct {
 	Blocks evmdata.BlockRange
 	After  *P
@@ -49,7 +49,7 @@ type pinnedQuery[P any] struct {
 }
 
 // listingPositions is how a listing's items are positioned: decode and encode
-// its cursor, and give an item's position.
+// its position, and give an item's position.
 type listingPositions[T, P any] struct {
 	decode func([]byte) (P, bool)
 	encode func(P) []byte
@@ -60,10 +60,10 @@ type listingPositions[T, P any] struct {
 // size tells whether another page exists. It returns the page and the next
 // page's token ("" when none). A range that selects nothing (endBlock=0) is
 // not read at all.
-func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListing, cursor listingPositions[T, P],
+func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListing, positions listingPositions[T, P],
 	read func(context.Context, pinnedQuery[P]) ([]T, error),
 ) ([]T, string, error) {
-	after, err := api.ResumeAfter(req.Page, cursor.decode)
+	after, err := api.ResumeAfter(req.Page, positions.decode)
 	if err != nil {
 		return nil, "", err
 	}
@@ -80,7 +80,7 @@ func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListin
 	if !hasMore {
 		return items, "", nil
 	}
-	last := cursor.posOf(items[len(items)-1])
-	token, err := s.NextPageToken(req.Page, int64(query.Pinned), cursor.encode(last))
+	last := positions.posOf(items[len(items)-1])
+	token, err := s.NextPageToken(req.Page, int64(query.Pinned), positions.encode(last))
 	return items, token, err
 }

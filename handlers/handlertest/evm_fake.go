@@ -15,7 +15,7 @@ import (
 
 // EVM is an in-memory Reader and StateReader that answers the
 // way the store does: listings filtered to the address, bounded by block
-// range, pinned height, cursor and limit, in the store's orders.
+// range, pinned height, position and limit, in the store's orders.
 type EVM struct {
 	mu          sync.Mutex
 	Txs         map[netinfo.Chain][]evmdata.IndexedTx // ascending by position

@@ -43,7 +43,7 @@ func cmpRewardPos(a, b pdata.RewardPos) int {
 	return a.UTXOID.Compare(b.UTXOID)
 }
 
-// afterPos reports whether pos comes after the cursor in the listing's order.
+// afterPos reports whether pos comes after the position in the listing's order.
 func afterPos[P any](pos P, after *P, desc bool, compare func(a, b P) int) bool {
 	switch {
 	case after == nil:

@@ -46,12 +46,12 @@ func (s *server) serveGetBalancesByAddresses(w http.ResponseWriter, r *http.Requ
 	for i, e := range entries {
 		assets[i] = e.Asset
 	}
-	view, err := s.newShaper(r.Context(), req.Chain, assets)
+	shapes, err := s.newShaper(r.Context(), req.Chain, assets)
 	if err != nil {
 		return err
 	}
 	api.WriteJSON(w, http.StatusOK, primaryBalancesResponse{
-		Balances:  view.balances(entries),
+		Balances:  shapes.balances(entries),
 		ChainInfo: newPrimaryChainInfo(r, req.Chain),
 	})
 	return nil
@@ -117,7 +117,7 @@ func (l *balanceList) shared(v *shaper, status string) []sharedAssetAmount {
 	return out
 }
 
-// balances shapes the view's chain's balance object.
+// balances shapes the shaper's chain's balance object.
 func (v *shaper) balances(entries []pdata.BalanceEntry) any {
 	var lists [pdata.NumBalanceCategories]balanceList
 	for _, e := range entries {

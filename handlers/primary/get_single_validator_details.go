@@ -62,10 +62,10 @@ func (s *server) serveGetSingleValidatorDetails(w http.ResponseWriter, r *http.R
 		return err
 	}
 	live := s.liveValidation(ctx, req.NodeID, stakers, now)
-	view := &shaper{node: s.Network(), chain: netinfo.P}
+	shapes := &shaper{node: s.Network(), chain: netinfo.P}
 	resp := listValidatorsResponse{Validators: make([]any, 0, len(stakers)), NextPageToken: token}
 	for i := range stakers {
-		resp.Validators = append(resp.Validators, view.validatorDetails(&stakers[i], now, live))
+		resp.Validators = append(resp.Validators, shapes.validatorDetails(&stakers[i], now, live))
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

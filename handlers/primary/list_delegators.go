@@ -52,10 +52,10 @@ func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, hei
 		return err
 	}
 	potential := s.potentialRewards(ctx, stakers, now)
-	view := &shaper{node: s.Network(), chain: netinfo.P}
+	shapes := &shaper{node: s.Network(), chain: netinfo.P}
 	resp := listDelegatorsResponse{Delegators: make([]any, 0, len(stakers)), NextPageToken: token}
 	for i := range stakers {
-		resp.Delegators = append(resp.Delegators, view.delegatorDetails(&stakers[i], now, potential))
+		resp.Delegators = append(resp.Delegators, shapes.delegatorDetails(&stakers[i], now, potential))
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

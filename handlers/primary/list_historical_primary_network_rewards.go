@@ -59,12 +59,12 @@ func (s *server) serveListHistoricalPrimaryNetworkRewards(w http.ResponseWriter,
 	for i := range items {
 		assets[i] = items[i].UTXO.Asset
 	}
-	view, err := s.newShaper(ctx, netinfo.P, assets)
+	shapes, err := s.newShaper(ctx, netinfo.P, assets)
 	if err != nil {
 		return err
 	}
 	for i := range items {
-		resp.HistoricalRewards = append(resp.HistoricalRewards, view.historicalReward(&items[i]))
+		resp.HistoricalRewards = append(resp.HistoricalRewards, shapes.historicalReward(&items[i]))
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil

@@ -24,7 +24,7 @@ import (
 //
 // Paging: the token carries the position (pdata.TxPos) of the last tx the
 // page read, so a page resumes right after it whatever arrived since; no
-// height is pinned (a position cursor never repeats nor skips a tx).
+// height is pinned (a position position never repeats nor skips a tx).
 //
 // Timestamps are inclusive at both ends, as on the hosted API: a tx is
 // listed when startTimestamp <= its block time <= endTimestamp.
@@ -119,17 +119,17 @@ func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netin
 			return err
 		}
 	}
-	view, err := s.newShaper(ctx, chain, txAssets(txs, s.Network().AVAXAssetID))
+	shapes, err := s.newShaper(ctx, chain, txAssets(txs, s.Network().AVAXAssetID))
 	if err != nil {
 		return err
 	}
 	if chain == netinfo.P {
-		if view.stakers, err = s.pageStakersOf(ctx, txs); err != nil {
+		if shapes.stakers, err = s.pageStakersOf(ctx, txs); err != nil {
 			return err
 		}
 	}
 	for i := range txs {
-		resp.Transactions = append(resp.Transactions, view.primaryTx(&txs[i]))
+		resp.Transactions = append(resp.Transactions, shapes.primaryTx(&txs[i]))
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
@@ -276,7 +276,7 @@ func (s *server) hasTxAfter(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 	return len(items) > 0, nil
 }
 
-// The cursor of the tx listing (PageToken.Extra): height and index.
+// The position of the tx listing (PageToken.Extra): height and index.
 const primaryTxPosLen = 8 + 4
 
 func encodePrimaryTxPos(p pdata.TxPos) []byte {

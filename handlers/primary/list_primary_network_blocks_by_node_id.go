@@ -50,9 +50,9 @@ func (s *server) serveListPrimaryNetworkBlocksByNodeId(w http.ResponseWriter, r 
 				return err
 			}
 		}
-		view := &shaper{node: s.Network(), chain: req.Chain}
+		shapes := &shaper{node: s.Network(), chain: req.Chain}
 		for i := range blocks {
-			resp.Blocks = append(resp.Blocks, view.block(&blocks[i]))
+			resp.Blocks = append(resp.Blocks, shapes.block(&blocks[i]))
 		}
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
@@ -96,7 +96,7 @@ func (v *shaper) block(b *pdata.IndexedBlock) primaryNetworkBlock {
 	return out
 }
 
-// The cursor of the block listing (PageToken.Extra): the last height.
+// The position of the block listing (PageToken.Extra): the last height.
 func encodeBlockHeight(h uint64) []byte { return binary.BigEndian.AppendUint64(nil, h) }
 
 func decodeBlockHeight(b []byte) (uint64, bool) {

@@ -15,7 +15,7 @@ import (
 )
 
 // What the staking endpoints (5, 9, 11, 12) share: the staking reader,
-// staker and reward cursors, and the split of a reward between a delegator
+// staker and reward positions, and the split of a reward between a delegator
 // and its validator.
 
 // stakingReader is the index's staking reader; a build without one answers
@@ -83,7 +83,7 @@ func (s *server) pageStakersOf(ctx context.Context, txs []pdata.IndexedTx) (map[
 	return s.stakersOf(ctx, txs, "", 0)
 }
 
-// Staker and reward cursors (PageToken.Extra): a time, then a 32-byte ID
+// Staker and reward positions (PageToken.Extra): a time, then a 32-byte ID
 // (pdata.StakerPos: start time and staking tx; pdata.RewardPos: the reward
 // tx's time and the reward UTXO).
 const timeIDPosLen = 8 + ids.IDLen
@@ -110,7 +110,7 @@ func decodeRewardPos(b []byte) (pdata.RewardPos, bool) {
 }
 
 // listStakers reads one page of the staker listing q (getSingleValidatorDetails and listDelegators)
-// in pg's order, after pg's cursor, and the token of the next page ("" at
+// in pg's order, after pg's position, and the token of the next page ("" at
 // the end).
 func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Page) ([]pdata.IndexedStaker, string, error) {
 	reader, err := s.stakingReader()

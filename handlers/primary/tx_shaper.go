@@ -47,7 +47,7 @@ func txAssets(txs []pdata.IndexedTx, avax ids.ID) []ids.ID {
 	return out
 }
 
-// primaryTx shapes one tx of the view's chain.
+// primaryTx shapes one tx of the shaper's chain.
 func (v *shaper) primaryTx(itx *pdata.IndexedTx) any {
 	switch v.chain {
 	case netinfo.P:
