@@ -6,7 +6,6 @@ import (
 	"github.com/avadata/avadata/handlers/metrics"
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/sigagg"
-
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

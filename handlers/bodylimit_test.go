@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/api"
-
-	"github.com/stretchr/testify/require"
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 func TestBodyLimitOnEveryRoute(t *testing.T) {

@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/serve"
+	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/avadata/avadata/handlers/limits"
-	"github.com/stretchr/testify/require"
+	"github.com/avadata/avadata/handlers/serve"
 )
 
 func TestAPIKeys(t *testing.T) {

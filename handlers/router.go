@@ -6,20 +6,15 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/avadata/avadata/handlers/serve"
-
-	"github.com/avadata/avadata/handlers/primary"
-
-	"github.com/avadata/avadata/handlers/sigagg"
-
-	"github.com/avadata/avadata/handlers/metrics"
-
-	"github.com/avadata/avadata/handlers/evm"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/primary"
+	"github.com/avadata/avadata/handlers/serve"
+	"github.com/avadata/avadata/handlers/sigagg"
 )
 
 // server holds what the endpoint handlers share. It is built once by New and

@@ -8,14 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-	"github.com/avadata/avadata/handlers/serve"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 )

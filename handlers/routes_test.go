@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 func TestNotServedYetMessage(t *testing.T) {

@@ -9,11 +9,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/gorilla/rpc/v2"
 	"github.com/gorilla/rpc/v2/json2"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

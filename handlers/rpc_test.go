@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/gorilla/rpc/v2/json2"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 )

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 )

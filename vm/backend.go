@@ -5,20 +5,17 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/avadata/avadata/handlers/serve"
-
-	"github.com/avadata/avadata/handlers/evm"
-	"github.com/avadata/avadata/handlers/metrics"
-	"github.com/avadata/avadata/handlers/primary"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/libevm/common"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/avadata/avadata/handlers"
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/primary"
+	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"

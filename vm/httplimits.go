@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/avadata/avadata/handlers/serve"
-
 	"github.com/avadata/avadata/handlers/limits"
+	"github.com/avadata/avadata/handlers/serve"
 )
 
 // maxRequestTimeout bounds requestTimeout. The node cuts a reply off at its

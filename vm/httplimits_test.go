@@ -5,11 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/serve"
+	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/limits"
-
-	"github.com/stretchr/testify/require"
+	"github.com/avadata/avadata/handlers/serve"
 )
 
 func TestHTTPLimitsConfig(t *testing.T) {

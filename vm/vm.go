@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/avadata/avadata/handlers/serve"
-
 	"github.com/ava-labs/avalanchego/database"
 	"github.com/ava-labs/avalanchego/snow"
 	"github.com/ava-labs/avalanchego/snow/engine/common"
@@ -25,6 +23,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/store"

@@ -3,10 +3,9 @@ package evm
 import (
 	"fmt"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/utils/constants"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

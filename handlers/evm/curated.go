@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // Curated contract metadata: what an operator says about a contract beyond

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 func writeCurated(t *testing.T, content string) string {

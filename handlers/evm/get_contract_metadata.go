@@ -3,10 +3,9 @@ package evm
 import (
 	"net/http"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 

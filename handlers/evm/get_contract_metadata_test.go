@@ -5,11 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/api"
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )

@@ -5,13 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/avadata/avadata/indexer/evmdata"
 )
 

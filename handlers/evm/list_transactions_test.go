@@ -8,12 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

@@ -4,10 +4,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )

@@ -7,10 +7,9 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // RequireJSON checks status and content type and decodes the body into v.

@@ -5,12 +5,12 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	"github.com/gorilla/mux"
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // Fixtures of the route tests (local network, see LocalInfo).

@@ -5,9 +5,9 @@ import (
 	"net/netip"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 func TestClientOf(t *testing.T) {

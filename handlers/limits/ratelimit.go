@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"golang.org/x/time/rate"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // API key headers. The spec names x-data-api-key; the official SDK sends

@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"go.uber.org/zap"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // TimeBudget gives every request a time budget (Config.RequestTimeout) and

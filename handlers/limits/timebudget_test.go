@@ -8,14 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/limits"
-
-	"github.com/avadata/avadata/handlers/handlertest"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/limits"
 )
 
 // budgetRequest is a request as the time budget gets it: with its info.

@@ -5,10 +5,10 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // parsePrimaryAddresses reads a list of X/P-chain addresses of the node's

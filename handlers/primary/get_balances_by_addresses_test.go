@@ -3,11 +3,10 @@ package primary
 import (
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

@@ -8,12 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"go.uber.org/zap"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )

@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

@@ -7,12 +7,10 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )

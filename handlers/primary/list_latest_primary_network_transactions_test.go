@@ -6,13 +6,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )

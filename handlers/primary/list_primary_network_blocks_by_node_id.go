@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )

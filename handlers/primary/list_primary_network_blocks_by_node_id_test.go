@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 

@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/api"
-
-	"github.com/stretchr/testify/require"
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 func TestStubPageTokens(t *testing.T) {

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // primaryNetworkTxTypes is the PrimaryNetworkTxType enum of the hosted API,

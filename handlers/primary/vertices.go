@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )

@@ -4,11 +4,10 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/store"
 )
 

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/avadata/avadata/handlers/limits"
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/limits"
 )
 
 func TestConfigDefaults(t *testing.T) {

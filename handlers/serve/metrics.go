@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // apiMetrics are the Prometheus collectors of the HTTP layer. The node

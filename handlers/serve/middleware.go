@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"go.uber.org/zap"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // statusRecorder remembers the status a handler wrote, for logs and metrics,

@@ -7,13 +7,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/avadata/avadata/handlers/limits"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/limits"
 )
 
 // New serves routes through the whole request path: route names,

@@ -4,9 +4,8 @@ import (
 	"math"
 	"net/http"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // parseAggregateSignaturesRequest validates {network}, then the JSON body.

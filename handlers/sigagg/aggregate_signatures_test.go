@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 // fakeAggregator records the request and answers what it is told.

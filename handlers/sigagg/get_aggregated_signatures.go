@@ -3,9 +3,9 @@ package sigagg
 import (
 	"net/http"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // getAggregatedSignaturesRequest is the validated input of

@@ -6,9 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // signatureAggregationResponse is the spec's Signature aggregation response.

@@ -6,14 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/avadata/avadata/handlers/handlertest"
-
-	"github.com/avadata/avadata/handlers/api"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/handlertest"
 )
 
 const (

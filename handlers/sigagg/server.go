@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/ava-labs/avalanchego/ids"
-	"github.com/avadata/avadata/handlers/api"
 
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // Serving signature aggregation (aggregateSignatures and
