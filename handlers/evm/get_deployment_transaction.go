@@ -54,9 +54,5 @@ func (s *server) serveGetDeploymentTransaction(w http.ResponseWriter, r *http.Re
 		return api.NotFound("the deployment transaction %s of contract %s is not in the index", hash.Hex(), req.Address.Hex())
 	}
 	resp := shapes.transactionResponse(&tx)
-	if shapes.err != nil {
-		return shapes.err
-	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
+	return shapes.write(w, resp)
 }

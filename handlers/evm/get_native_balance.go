@@ -49,9 +49,5 @@ func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, h
 	}
 	shapes := s.newShaper(r.Context(), req.Chain, req.Currency)
 	resp := getNativeBalanceResponse{NativeTokenBalance: shapes.nativeTokenBalance(req.Address)}
-	if shapes.err != nil {
-		return shapes.err
-	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
+	return shapes.write(w, resp)
 }

@@ -64,9 +64,5 @@ func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, hei
 	}
 	shapes := s.newShaper(r.Context(), chain, defaultCurrency)
 	resp := shapes.transactionResponse(&tx)
-	if shapes.err != nil {
-		return shapes.err
-	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
+	return shapes.write(w, resp)
 }

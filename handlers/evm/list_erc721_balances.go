@@ -105,8 +105,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 			return err
 		}
 	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
+	return shapes.write(w, resp)
 }
 
 // erc721Page reads up to a page of the owner's ERC-721 tokens after the

@@ -58,9 +58,5 @@ func (s *server) serveListTransactions(w http.ResponseWriter, r *http.Request, h
 			txLists:           shapes.txLists(&txs[i]),
 		}
 	}
-	if shapes.err != nil {
-		return shapes.err
-	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
+	return shapes.write(w, resp)
 }

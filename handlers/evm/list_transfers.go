@@ -58,9 +58,5 @@ func (s *server) serveListTransfers(w http.ResponseWriter, r *http.Request, heig
 	for i := range transfers {
 		resp.Transfers[i] = shapes.tokenTransfer(&transfers[i])
 	}
-	if shapes.err != nil {
-		return shapes.err
-	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
+	return shapes.write(w, resp)
 }

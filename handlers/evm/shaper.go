@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/big"
+	"net/http"
 	"strconv"
 
 	"github.com/ava-labs/libevm/common"
@@ -48,6 +49,16 @@ func (s *server) newShaper(ctx context.Context, chain netinfo.ChainInfo, currenc
 		contracts: make(map[common.Address]contractLookup),
 		prices:    make(map[priceKey]*price),
 	}
+}
+
+// write writes resp, unless shaping it met an error (a read of the index
+// failed), which it returns instead: a reply is never written half-shaped.
+func (v *shaper) write(w http.ResponseWriter, resp any) error {
+	if v.err != nil {
+		return v.err
+	}
+	api.WriteJSON(w, http.StatusOK, resp)
+	return nil
 }
 
 // fail keeps the first error of the request.
