@@ -8,8 +8,8 @@ import (
 )
 
 // GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment
-// (getDeploymentTransaction): the transaction that deployed a contract, with everything the
-// transaction endpoint shows, priced in the requested currency.
+// (getDeploymentTransaction): the transaction that deployed a contract, with
+// everything the transaction endpoint shows, priced in the requested currency.
 //
 // 404 when the address is not a contract the index knows, or when its
 // deployment was not seen (a contract created by another contract in a block

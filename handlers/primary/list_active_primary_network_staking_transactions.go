@@ -14,8 +14,9 @@ import (
 )
 
 // GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking
-// (listActivePrimaryNetworkStakingTransactions): the P-chain's staking txs whose staker is active now, of the
-// given addresses, in listLatestPrimaryNetworkTransactions' shape, order and paging (one piece of
+// (listActivePrimaryNetworkStakingTransactions): the P-chain's staking txs
+// whose staker is active now, of the given addresses, in
+// listLatestPrimaryNetworkTransactions' shape, order and paging (one piece of
 // code: writeTxPage).
 //
 // The index lists txs by address and type, and knows stakers by staking
@@ -25,10 +26,11 @@ import (
 // maxScannedTxs per request; a page may then be short or empty, with a
 // token to go on).
 //
-// addresses is optional in the OpenAPI (unlike on listHistoricalPrimaryNetworkRewards, whose
-// description requires addresses or nodeIds), so without it the listing is
-// every active staking tx of the P-chain. txTypes and timestamps filter
-// either listing, as on listLatestPrimaryNetworkTransactions (where they need addresses only because
+// addresses is optional in the OpenAPI (unlike on
+// listHistoricalPrimaryNetworkRewards, whose description requires addresses or
+// nodeIds), so without it the listing is every active staking tx of the
+// P-chain. txTypes and timestamps filter either listing, as on
+// listLatestPrimaryNetworkTransactions (where they need addresses only because
 // the spec says so for that endpoint).
 
 // stakingTxTypes are the txs that add a validator or a delegator.

@@ -13,10 +13,10 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/rewards (listHistoricalPrimaryNetworkRewards): the reward UTXOs paid to any
-// of the addresses, or to stakers of any of the nodes (either filter, as
-// the index's RewardQuery selects them), one HistoricalReward per UTXO,
-// newest reward tx first by default.
+// GET /v1/networks/{network}/rewards (listHistoricalPrimaryNetworkRewards): the
+// reward UTXOs paid to any of the addresses, or to stakers of any of the nodes
+// (either filter, as the index's RewardQuery selects them), one
+// HistoricalReward per UTXO, newest reward tx first by default.
 //
 // Paging: the token carries the last reward's place (pdata.RewardPos: the
 // reward tx's time, then the UTXO ID).

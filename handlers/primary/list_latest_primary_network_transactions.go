@@ -16,10 +16,10 @@ import (
 )
 
 // GET /v1/networks/{network}/blockchains/{blockchainId}/transactions
-// (listLatestPrimaryNetworkTransactions): the latest txs of the P-, X- or C-chain (C: atomic txs only),
-// optionally of some addresses, of some types, within a time range, or (P)
-// of one L1 validation. Sorted by block and position in the block, newest
-// first by default.
+// (listLatestPrimaryNetworkTransactions): the latest txs of the P-, X- or
+// C-chain (C: atomic txs only), optionally of some addresses, of some types,
+// within a time range, or (P) of one L1 validation. Sorted by block and
+// position in the block, newest first by default.
 //
 // Paging: the token carries the position (pdata.TxPos) of the last tx the
 // page read, so a page resumes right after it whatever arrived since; no
@@ -84,9 +84,10 @@ func emptyTxList(r *http.Request, chain netinfo.Chain) listPrimaryTxsResponse {
 	return listPrimaryTxsResponse{Transactions: []any{}, ChainInfo: newPrimaryChainInfo(r, chain)}
 }
 
-// writeTxPage reads and writes one page of a tx listing of chain, bounded
-// by the time range tr: the listing of listLatestPrimaryNetworkTransactions, and of listActivePrimaryNetworkStakingTransactions (its
-// active staking txs), which only differ in the scan.
+// writeTxPage reads and writes one page of a tx listing of chain, bounded by
+// the time range tr: the listing of listLatestPrimaryNetworkTransactions, and
+// of listActivePrimaryNetworkStakingTransactions (its active staking txs),
+// which only differ in the scan.
 func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, pg api.Page, tr api.TimestampRange, scan txScan) error {
 	ctx := r.Context()
 	resp := emptyTxList(r, chain)

@@ -282,9 +282,9 @@ func TestListPrimaryTxsPaging(t *testing.T) {
 	require.Equal(t, maxPageUTXOs, q.MaxUTXOs, "the reader may stop a page early")
 }
 
-// TestListPrimaryTxsUTXOThreshold checks the spec's performance threshold: a page stops before the tx
-// that would take its UTXOs past the threshold, and the next one resumes
-// with it.
+// TestListPrimaryTxsUTXOThreshold checks the spec's performance threshold: a
+// page stops before the tx that would take its UTXOs past the threshold, and
+// the next one resumes with it.
 func TestListPrimaryTxsUTXOThreshold(t *testing.T) {
 	backend := handlertest.NewFakes()
 	for h := uint64(1); h <= 4; h++ {

@@ -13,9 +13,10 @@ import (
 )
 
 // GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks
-// (listPrimaryNetworkBlocksByNodeId): the blocks a node proposed, newest first (the endpoint takes no
-// sortOrder), optionally within a time range (inclusive at both ends, as in
-// the tx listing). The token carries the height of the page's last block.
+// (listPrimaryNetworkBlocksByNodeId): the blocks a node proposed, newest first
+// (the endpoint takes no sortOrder), optionally within a time range (inclusive
+// at both ends, as in the tx listing). The token carries the height of the
+// page's last block.
 
 func (s *server) serveListPrimaryNetworkBlocksByNodeId(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListPrimaryNetworkBlocksByNodeIdRequest(r, heights)

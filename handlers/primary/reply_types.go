@@ -2,12 +2,13 @@ package primary
 
 import "encoding/json"
 
-// Response shapes of the primary-network operations (listLatestPrimaryNetworkTransactions, getBalancesByAddresses, listPrimaryNetworkBlocksByNodeId), after
-// the hosted API's OpenAPI schemas of the same names: the spec only shows
-// the P-chain shapes, and the SDK validates X- and C-chain replies against
-// these. As in the EVM replies, required fields are plain values, always
-// present; optional ones are pointers or omitempty, omitted and never null.
-// shaper.go and tx_shaper.go fill them.
+// Response shapes of the primary-network operations
+// (listLatestPrimaryNetworkTransactions, getBalancesByAddresses,
+// listPrimaryNetworkBlocksByNodeId), after the hosted API's OpenAPI schemas of
+// the same names: the spec only shows the P-chain shapes, and the SDK validates
+// X- and C-chain replies against these. As in the EVM replies, required fields
+// are plain values, always present; optional ones are pointers or omitempty,
+// omitted and never null. shaper.go and tx_shaper.go fill them.
 
 // primaryChainInfo is the OpenAPI's PrimaryNetworkChainInfo.
 type primaryChainInfo struct {

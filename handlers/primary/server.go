@@ -11,9 +11,10 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// VertexReader serves the X-chain vertex operations (getVertexByHeight, listLatestXChainVertices) from the
-// index (*store.Store). Vertices are identified by their acceptance index;
-// after (exclusive) continues a listing, limit <= 0 means no bound.
+// VertexReader serves the X-chain vertex operations (getVertexByHeight,
+// listLatestXChainVertices) from the index (*store.Store). Vertices are
+// identified by their acceptance index; after (exclusive) continues a listing,
+// limit <= 0 means no bound.
 type VertexReader interface {
 	// LatestVertices lists vertices by acceptance index, newest first.
 	LatestVertices(ctx context.Context, after *uint64, limit int) ([]pdata.Vertex, error)

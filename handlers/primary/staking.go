@@ -108,9 +108,9 @@ func decodeRewardPos(b []byte) (pdata.RewardPos, bool) {
 	return pdata.RewardPos{Time: t, UTXOID: id}, ok
 }
 
-// listStakers reads one page of the staker listing q (getSingleValidatorDetails and listDelegators)
-// in pg's order, after pg's position, and the token of the next page ("" at
-// the end).
+// listStakers reads one page of the staker listing q (getSingleValidatorDetails
+// and listDelegators) in pg's order, after pg's position, and the token of the
+// next page ("" at the end).
 func (s *server) listStakers(ctx context.Context, q pdata.StakerQuery, pg api.Page) ([]pdata.IndexedStaker, string, error) {
 	reader, err := s.stakingReader()
 	if err != nil {

@@ -15,7 +15,8 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// Shapes of the three chains' transactions (listLatestPrimaryNetworkTransactions): PChainTransaction,
+// Shapes of the three chains' transactions
+// (listLatestPrimaryNetworkTransactions): PChainTransaction,
 // XChainLinearTransaction / XChainNonLinearTransaction and
 // CChainImportTransaction / CChainExportTransaction.
 

@@ -9,13 +9,13 @@ import (
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// GET /v1/networks/{network}/blockchains/{blockchainId}/vertices (listLatestXChainVertices)
-// and .../vertices:listByHeight (getVertexByHeight): the X-chain's pre-Cortina DAG
-// vertices, newest (highest acceptance index) first, or those of one DAG
-// height in the requested order of acceptance. The token carries the
-// acceptance index of the page's last vertex. vertexTimestamp is the time
-// the host node accepted the vertex (DAG vertices carry none): on a node
-// that bootstrapped the DAG, its bootstrap time.
+// GET /v1/networks/{network}/blockchains/{blockchainId}/vertices
+// (listLatestXChainVertices) and .../vertices:listByHeight (getVertexByHeight):
+// the X-chain's pre-Cortina DAG vertices, newest (highest acceptance index)
+// first, or those of one DAG height in the requested order of acceptance. The
+// token carries the acceptance index of the page's last vertex. vertexTimestamp
+// is the time the host node accepted the vertex (DAG vertices carry none): on a
+// node that bootstrapped the DAG, its bootstrap time.
 
 // xChainVertex is the OpenAPI's XChainVertex.
 type xChainVertex struct {
