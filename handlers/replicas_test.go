@@ -12,6 +12,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -58,7 +59,7 @@ func TestIndexedHeightHeader(t *testing.T) {
 	backend.Vertices = handlertest.FixtureVertices()
 	srv := newTestAPI(t, handlertest.Config(), backend, nil)
 
-	subnet := handlertest.SubnetChainID.String()
+	subnet := fakenet.SubnetChainID.String()
 	for path, want := range map[string]string{
 		aliceTxsPath: "C=15",
 		"/v1/chains/779672/addresses/" + handlertest.EVMAddr + "/transactions":      subnet + "=3",

@@ -13,6 +13,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -20,15 +21,15 @@ import (
 
 func TestStripChainPrefix(t *testing.T) {
 	tests := map[string]string{
-		"/ext/bc/" + handlertest.CChainID.String() + "/v1/status": "/v1/status",
-		"/ext/bc/data/v1/status":                                  "/v1/status",
-		"/ext/bc/data/metrics/v1/avg_tps/43112":                   "/metrics/v1/avg_tps/43112",
-		"/ext/bc/data":                                            "/",
-		"/ext/bc/data/":                                           "/",
-		"/v1/status":                                              "/v1/status",
-		"/":                                                       "/",
-		"":                                                        "/",
-		"/ext/bcx/data/v1/status":                                 "/ext/bcx/data/v1/status",
+		"/ext/bc/" + fakenet.CChainID.String() + "/v1/status": "/v1/status",
+		"/ext/bc/data/v1/status":                              "/v1/status",
+		"/ext/bc/data/metrics/v1/avg_tps/43112":               "/metrics/v1/avg_tps/43112",
+		"/ext/bc/data":                                        "/",
+		"/ext/bc/data/":                                       "/",
+		"/v1/status":                                          "/v1/status",
+		"/":                                                   "/",
+		"":                                                    "/",
+		"/ext/bcx/data/v1/status":                             "/ext/bcx/data/v1/status",
 	}
 	for in, want := range tests {
 		require.Equal(t, want, api.StripChainPrefix(in), in)
@@ -84,8 +85,8 @@ func TestStatusEndpoint(t *testing.T) {
 	require.Equal(t, map[string]any{
 		"name": "local", "networkId": 12345.0, "evmChainId": 43112.0,
 		"evmChains": []any{
-			map[string]any{"name": "C", "blockchainId": handlertest.CChainID.String(), "evmChainId": 43112.0},
-			map[string]any{"name": "dispatch", "blockchainId": handlertest.SubnetChainID.String(), "evmChainId": 779672.0},
+			map[string]any{"name": "C", "blockchainId": fakenet.CChainID.String(), "evmChainId": 43112.0},
+			map[string]any{"name": "dispatch", "blockchainId": fakenet.SubnetChainID.String(), "evmChainId": 779672.0},
 		},
 	}, body["network"])
 	chains := body["chains"].([]any)

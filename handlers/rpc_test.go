@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -99,7 +100,7 @@ func TestRPCMalformedRequests(t *testing.T) {
 		{name: "bad params", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":5},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "invalid params"},
 		{name: "bad chain", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"Q"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: `invalid chain "Q"`},
 		{name: "missing chain", body: `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "want P, X, C, p-chain"},
-		{name: "unknown name", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"nope"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "dispatch (" + handlertest.SubnetChainID.String() + ")"},
+		{name: "unknown name", body: `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"nope"},"id":1}`, code: json2.E_BAD_PARAMS, fragment: "dispatch (" + fakenet.SubnetChainID.String() + ")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,12 +135,12 @@ func TestRPCFollowerControl(t *testing.T) {
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"dispatch","paused":true}`, string(reply.Result), "a subnet chain by name, any case")
 
-	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+handlertest.SubnetChainID.String()+`"},"id":6}`)
+	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.resumeFollower","params":{"chain":"`+fakenet.SubnetChainID.String()+`"},"id":6}`)
 	require.Nil(t, reply.Error)
 	require.JSONEq(t, `{"chain":"dispatch","paused":false}`, string(reply.Result), "a chain by blockchain ID")
 
-	require.Equal(t, []netinfo.Chain{netinfo.P, handlertest.SubnetChain}, ctrl.Paused)
-	require.Equal(t, []netinfo.Chain{netinfo.C, handlertest.SubnetChain}, ctrl.Resumed)
+	require.Equal(t, []netinfo.Chain{netinfo.P, fakenet.SubnetChain}, ctrl.Paused)
+	require.Equal(t, []netinfo.Chain{netinfo.C, fakenet.SubnetChain}, ctrl.Resumed)
 
 	ctrl.Err = errors.New("follower not running")
 	reply = callRPC(t, srv, `{"jsonrpc":"2.0","method":"avadata.pauseFollower","params":{"chain":"x"},"id":3}`)

@@ -8,6 +8,7 @@ import (
 	"github.com/ava-labs/avalanchego/utils/constants"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -35,7 +36,7 @@ func TestWellKnownChainIDsParse(t *testing.T) {
 }
 
 func TestResolveNetwork(t *testing.T) {
-	custom := localInfo()
+	custom := fakenet.Info()
 	custom.NetworkID = 88888
 	tests := []struct {
 		name    string
@@ -43,15 +44,15 @@ func TestResolveNetwork(t *testing.T) {
 		segment string
 		wantErr []string
 	}{
-		{name: "local on local", node: localInfo(), segment: "local"},
-		{name: "case-insensitive", node: localInfo(), segment: "Local"},
-		{name: "mainnet on local", node: localInfo(), segment: "mainnet",
+		{name: "local on local", node: fakenet.Info(), segment: "local"},
+		{name: "case-insensitive", node: fakenet.Info(), segment: "Local"},
+		{name: "mainnet on local", node: fakenet.Info(), segment: "mainnet",
 			wantErr: []string{"this node serves network 'local'; request was for 'mainnet'"}},
-		{name: "fuji on local", node: localInfo(), segment: "fuji", wantErr: []string{"serves network 'local'", "'fuji'"}},
+		{name: "fuji on local", node: fakenet.Info(), segment: "fuji", wantErr: []string{"serves network 'local'", "'fuji'"}},
 		{name: "fuji on fuji", node: fujiInfo(), segment: "fuji"},
 		{name: "testnet is fuji", node: fujiInfo(), segment: "testnet"},
 		{name: "local on fuji", node: fujiInfo(), segment: "local", wantErr: []string{"serves network 'fuji'"}},
-		{name: "unknown name", node: localInfo(), segment: "devnet",
+		{name: "unknown name", node: fakenet.Info(), segment: "devnet",
 			wantErr: []string{"network", "'devnet'", "'mainnet', 'fuji', 'testnet', 'local'"}},
 		{name: "custom network by its name", node: custom, segment: "network-88888"},
 		{name: "unknown on custom lists its name", node: custom, segment: "x", wantErr: []string{"'network-88888'"}},
@@ -72,7 +73,7 @@ func TestResolveNetwork(t *testing.T) {
 func TestResolveBlockchain(t *testing.T) {
 	all := netinfo.PrimaryChains()
 	pOnly := []netinfo.Chain{netinfo.P}
-	node := localInfo()
+	node := fakenet.Info()
 	tests := []struct {
 		name    string
 		segment string
@@ -85,18 +86,18 @@ func TestResolveBlockchain(t *testing.T) {
 		{name: "c alias", segment: "c-chain", allowed: all, want: netinfo.C},
 		{name: "alias any case", segment: "X-Chain", allowed: all, want: netinfo.X},
 		{name: "p id", segment: pChainID, allowed: all, want: netinfo.P},
-		{name: "local x id", segment: testXChainID.String(), allowed: all, want: netinfo.X},
-		{name: "local c id", segment: testCChainID.String(), allowed: all, want: netinfo.C},
+		{name: "local x id", segment: fakenet.XChainID.String(), allowed: all, want: netinfo.X},
+		{name: "local c id", segment: fakenet.CChainID.String(), allowed: all, want: netinfo.C},
 		{name: "mainnet x id", segment: mainnetXChain, allowed: all,
-			wantErr: []string{"blockchainId", "x-chain of mainnet", "serves network 'local'", testXChainID.String()}},
+			wantErr: []string{"blockchainId", "x-chain of mainnet", "serves network 'local'", fakenet.XChainID.String()}},
 		{name: "fuji c id", segment: fujiCChain, allowed: all,
-			wantErr: []string{"blockchainId", "c-chain of fuji", testCChainID.String()}},
+			wantErr: []string{"blockchainId", "c-chain of fuji", fakenet.CChainID.String()}},
 		{name: "garbage", segment: "nope", allowed: all, wantErr: []string{"invalid blockchainId 'nope'", "'p-chain'", "'c-chain'"}},
 		{name: "short node alias is not a Data API alias", segment: "P", allowed: all, wantErr: []string{"invalid blockchainId 'P'"}},
 		{name: "not allowed here", segment: "x-chain", allowed: pOnly,
 			wantErr: []string{"not supported by this endpoint", "allowed: 'p-chain' (" + pChainID + ")"}},
-		{name: "not allowed by id", segment: testCChainID.String(), allowed: pOnly, wantErr: []string{"not supported"}},
-		{name: "subnet chain by id", segment: testSubnetChainID.String(), allowed: all,
+		{name: "not allowed by id", segment: fakenet.CChainID.String(), allowed: pOnly, wantErr: []string{"not supported"}},
+		{name: "subnet chain by id", segment: fakenet.SubnetChainID.String(), allowed: all,
 			wantErr: []string{"(dispatch) is not supported by this endpoint"}},
 	}
 	for _, tt := range tests {
@@ -128,7 +129,7 @@ func TestResolveBlockchainOnMainnetIDs(t *testing.T) {
 }
 
 func TestResolveEVMChain(t *testing.T) {
-	node := localInfo()
+	node := fakenet.Info()
 	tests := []struct {
 		name    string
 		segment string
@@ -136,11 +137,11 @@ func TestResolveEVMChain(t *testing.T) {
 		wantErr []string
 	}{
 		{name: "evm chain id", segment: "43112", want: netinfo.C},
-		{name: "c-chain blockchain id", segment: testCChainID.String(), want: netinfo.C},
+		{name: "c-chain blockchain id", segment: fakenet.CChainID.String(), want: netinfo.C},
 		{name: "c-chain alias", segment: "c-chain", want: netinfo.C},
 		{name: "alias any case", segment: "C-Chain", want: netinfo.C},
-		{name: "subnet evm chain id", segment: "779672", want: testSubnetChain},
-		{name: "subnet blockchain id", segment: testSubnetChainID.String(), want: testSubnetChain},
+		{name: "subnet evm chain id", segment: "779672", want: fakenet.SubnetChain},
+		{name: "subnet blockchain id", segment: fakenet.SubnetChainID.String(), want: fakenet.SubnetChain},
 		{name: "mainnet evm id", segment: "43114", wantErr: []string{"chainId 43114", "C-chain of mainnet", "43112"}},
 		{name: "fuji evm id", segment: "43113", wantErr: []string{"chainId 43113", "fuji"}},
 		{name: "mainnet c id", segment: mainnetCChain, wantErr: []string{"chainId", "c-chain of mainnet"}},
@@ -164,9 +165,9 @@ func TestResolveEVMChain(t *testing.T) {
 }
 
 func TestResolveEVMChainBeforeItsIDIsRead(t *testing.T) {
-	node := localInfo()
+	node := fakenet.Info()
 	node.Chains[3].EVMChainID = 0
-	_, err := ResolveEVMChain(testSubnetChainID.String(), node)
+	_, err := ResolveEVMChain(fakenet.SubnetChainID.String(), node)
 	var apiErr *Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, http.StatusServiceUnavailable, apiErr.Status)
@@ -176,32 +177,32 @@ func TestResolveEVMChainBeforeItsIDIsRead(t *testing.T) {
 }
 
 func TestResolveEVMChainNumber(t *testing.T) {
-	node := localInfo()
+	node := fakenet.Info()
 	got, err := ResolveEVMChainNumber("779672", node)
 	require.NoError(t, err)
-	require.Equal(t, testSubnetChain, got.Chain)
-	for _, bad := range []string{testCChainID.String(), "c-chain", "0x1"} {
+	require.Equal(t, fakenet.SubnetChain, got.Chain)
+	for _, bad := range []string{fakenet.CChainID.String(), "c-chain", "0x1"} {
 		_, err := ResolveEVMChainNumber(bad, node)
 		requireBadRequest(t, err, "EVM chain id number", "not a blockchain id")
 	}
 }
 
 func TestResolveMetricsChain(t *testing.T) {
-	node := localInfo()
+	node := fakenet.Info()
 	tests := []struct {
 		segment string
 		want    netinfo.Chain
 		wantErr []string
 	}{
 		{segment: "43112", want: netinfo.C},
-		{segment: testCChainID.String(), want: netinfo.C},
+		{segment: fakenet.CChainID.String(), want: netinfo.C},
 		{segment: "c-chain", want: netinfo.C},
 		{segment: "p-chain", want: netinfo.P},
 		{segment: "x-chain", want: netinfo.X},
 		{segment: pChainID, want: netinfo.P},
-		{segment: testXChainID.String(), want: netinfo.X},
-		{segment: "779672", want: testSubnetChain},
-		{segment: testSubnetChainID.String(), want: testSubnetChain},
+		{segment: fakenet.XChainID.String(), want: netinfo.X},
+		{segment: "779672", want: fakenet.SubnetChain},
+		{segment: fakenet.SubnetChainID.String(), want: fakenet.SubnetChain},
 		{segment: "43114", wantErr: []string{"mainnet"}},
 		{segment: fujiXChain, wantErr: []string{"x-chain of fuji"}},
 		{segment: "7", wantErr: []string{"unsupported chainId '7'", "'p-chain'", "43112", "779672"}},

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 )
 
 func TestPageTokenRoundTrip(t *testing.T) {
@@ -129,7 +131,7 @@ func TestPageTokenHeights(t *testing.T) {
 	key := []byte("k")
 	now := time.Unix(1_700_000_000, 0)
 	want := PageToken{Route: "r", Position: 7, IssuedAt: now, Heights: []StreamHeight{
-		{Stream: "C", Height: 1 << 40}, {Stream: "X-vertices", Height: 0}, {Stream: testSubnetChainID.String(), Height: 3},
+		{Stream: "C", Height: 1 << 40}, {Stream: "X-vertices", Height: 0}, {Stream: fakenet.SubnetChainID.String(), Height: 3},
 	}}
 	s, err := EncodePageToken(key, want)
 	require.NoError(t, err)

@@ -8,11 +8,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 func cChainInfoJSON() string {
-	id := handlertest.CChainID.String()
+	id := fakenet.CChainID.String()
 	return `{
 		"chainId": "43112", "status": "OK", "chainName": "Avalanche (C-Chain)",
 		"description": "The Contract Chain of the Avalanche primary network on local.",
@@ -33,7 +34,7 @@ func TestListChains(t *testing.T) {
 	subnet := chains[1].(map[string]any)
 	require.Equal(t, "779672", subnet["chainId"])
 	require.Equal(t, "dispatch", subnet["chainName"])
-	require.Equal(t, handlertest.SubnetID.String(), subnet["subnetId"])
+	require.Equal(t, fakenet.SubnetID.String(), subnet["subnetId"])
 	require.Equal(t, map[string]any{"name": "dispatch", "symbol": "NATIVE", "decimals": 18.0}, subnet["networkToken"])
 
 	for query, want := range map[string]int{
@@ -62,15 +63,15 @@ func TestListChainsStatusAndPendingIDs(t *testing.T) {
 
 func TestGetChain(t *testing.T) {
 	cfg := newTestConfig()
-	cfg.EVM.NativeTokens = map[uint64]NativeToken{handlertest.SubnetEVMChainID: {Name: "Dispatch Gas", Symbol: "DIS", LogoURI: "https://d.example/logo.png"}}
+	cfg.EVM.NativeTokens = map[uint64]NativeToken{fakenet.SubnetEVMChainID: {Name: "Dispatch Gas", Symbol: "DIS", LogoURI: "https://d.example/logo.png"}}
 	srv := newTestAPI(t, cfg, handlertest.WithFixtures(t, handlertest.NewFakes()))
-	for _, segment := range []string{"43112", "c-chain", handlertest.CChainID.String()} {
+	for _, segment := range []string{"43112", "c-chain", fakenet.CChainID.String()} {
 		require.Equal(t, handlertest.DecodeJSON(t, cChainInfoJSON()), any(srv.GetBody(t, "/v1/chains/"+segment)), segment)
 	}
-	subnet := srv.GetBody(t, "/v1/chains/"+handlertest.SubnetChainID.String())
+	subnet := srv.GetBody(t, "/v1/chains/"+fakenet.SubnetChainID.String())
 	require.Equal(t, map[string]any{"name": "Dispatch Gas", "symbol": "DIS", "decimals": 18.0, "logoUri": "https://d.example/logo.png"},
 		subnet["networkToken"])
-	require.Equal(t, "EVM chain 'dispatch' of subnet "+handlertest.SubnetID.String()+" on local.", subnet["description"])
+	require.Equal(t, "EVM chain 'dispatch' of subnet "+fakenet.SubnetID.String()+" on local.", subnet["description"])
 
 	handlertest.RequireDataError(t, srv.Get(t, "/v1/chains/43114"), http.StatusBadRequest, "C-chain of mainnet")
 	handlertest.RequireDataError(t, srv.Get(t, "/v1/chains/x-chain"), http.StatusBadRequest, "unsupported chainId 'x-chain'")

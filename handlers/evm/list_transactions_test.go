@@ -12,6 +12,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -131,7 +132,7 @@ func TestListEVMAddressTxsTokens(t *testing.T) {
 	})
 
 	t.Run("same query through another chain form", func(t *testing.T) {
-		path := "/v1/chains/" + handlertest.CChainID.String() + "/addresses/" + handlertest.EVMAddr + "/transactions?pageSize=2&pageToken=" + token
+		path := "/v1/chains/" + fakenet.CChainID.String() + "/addresses/" + handlertest.EVMAddr + "/transactions?pageSize=2&pageToken=" + token
 		require.Equal(t, []string{"13", "12"}, handlertest.TxBlocks(t, srv.GetBody(t, path)))
 	})
 

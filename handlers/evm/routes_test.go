@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 )
 
 // evmPathCases are the {chainId} and {address} cases every data-service EVM
@@ -20,7 +21,7 @@ func evmPathCases(kind, addr, suffix string, want handlertest.RouteCase) []handl
 	}
 	return []handlertest.RouteCase{
 		valid("evm chain id", p("43112", addr)),
-		valid("c-chain blockchain id", p(handlertest.CChainID.String(), addr)),
+		valid("c-chain blockchain id", p(fakenet.CChainID.String(), addr)),
 		valid("c-chain alias", p("c-chain", addr)),
 		valid("lower-case address", p("43112", strings.ToLower(addr))),
 		valid("0X prefix", p("43112", "0X"+addr[2:])),
@@ -141,7 +142,7 @@ func TestListNFTHoldersRoute(t *testing.T) {
 		handlertest.OK("under the node prefix", "/ext/bc/data"+p("43112", nft, ""), "addresses"),
 		handlertest.OK("pageSize 5000", p("43112", nft, "?pageSize=5000"), "addresses"),
 		handlertest.OK("pageSize 1", p("43112", nft, "?pageSize=1"), "addresses"),
-		handlertest.Invalid("blockchain id", p(handlertest.CChainID.String(), nft, ""), "invalid chainId", "EVM chain id number", "not a blockchain id"),
+		handlertest.Invalid("blockchain id", p(fakenet.CChainID.String(), nft, ""), "invalid chainId", "EVM chain id number", "not a blockchain id"),
 		handlertest.Invalid("alias", p("c-chain", nft, ""), "invalid chainId 'c-chain'", "EVM chain id number"),
 		handlertest.Invalid("other network", p("43114", nft, ""), "chainId 43114", "mainnet"),
 		handlertest.Invalid("unknown number", p("5", nft, ""), "unsupported chainId '5'"),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -156,11 +157,11 @@ func WithFixtures(t *testing.T, backend *Fakes) *Fakes {
 
 	subnetTx := evmdata.Tx{Hash: TxHashN(100), From: Alice, To: AddrPtr(Bob), Value: Avax(1), Gas: 21_000,
 		GasPrice: Gwei(1), EffectiveGasPrice: Gwei(1), Status: 1, GasUsed: 21_000}
-	f.AddTx(SubnetChain, evmdata.IndexedTx{Block: BlockRef(3), Tx: subnetTx, Traced: true})
+	f.AddTx(fakenet.SubnetChain, evmdata.IndexedTx{Block: BlockRef(3), Tx: subnetTx, Traced: true})
 
 	LoadPrimaryFixtures(backend.Primary)
 	LoadStakingFixtures(backend)
 	backend.SetIndexedHeight(netinfo.C, FixtureHeight)
-	backend.SetIndexedHeight(SubnetChain, 3)
+	backend.SetIndexedHeight(fakenet.SubnetChain, 3)
 	return backend
 }

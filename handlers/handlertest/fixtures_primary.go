@@ -3,6 +3,7 @@ package handlertest
 import (
 	"github.com/ava-labs/avalanchego/ids"
 
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -47,7 +48,7 @@ func FixtureBlockID(chain netinfo.Chain, h uint64) ids.ID { return ids.ID{'b', b
 func NewUTXO(chain netinfo.Chain, tx ids.ID, idx uint32, owner ids.ShortID, amount, height uint64) pdata.IndexedUTXO {
 	return pdata.IndexedUTXO{
 		UTXO: pdata.UTXO{
-			ID: tx.Prefix(uint64(idx)), TxID: tx, OutputIndex: idx, Asset: AVAXAssetID, Amount: amount,
+			ID: tx.Prefix(uint64(idx)), TxID: tx, OutputIndex: idx, Asset: fakenet.AVAXAssetID, Amount: amount,
 			Owners: pdata.Owners{Threshold: 1, Addrs: []ids.ShortID{owner}}, Bytes: []byte{0, 0, byte(idx)},
 			OutputType: "secp256k1fx.TransferOutput",
 		},
@@ -68,8 +69,8 @@ func IndexedTx(chain netinfo.Chain, height uint64, index uint32, tx *pdata.Tx, c
 }
 
 func LoadPrimaryFixtures(f *Primary) {
-	node := LocalInfo()
-	f.AssetList[AVAXAssetID] = pdata.Asset{ID: AVAXAssetID, Name: "Avalanche", Symbol: "AVAX", Denomination: 9, Type: "secp256k1"}
+	node := fakenet.Info()
+	f.AssetList[fakenet.AVAXAssetID] = pdata.Asset{ID: fakenet.AVAXAssetID, Name: "Avalanche", Symbol: "AVAX", Denomination: 9, Type: "secp256k1"}
 	f.AssetList[NFTAsset] = pdata.Asset{ID: NFTAsset, Name: "Kitties", Symbol: "KIT", Type: "nft"}
 
 	// X-chain: genesis, an NFT mint, an export of 1 AVAX to the P-chain.
@@ -78,7 +79,7 @@ func LoadPrimaryFixtures(f *Primary) {
 	xExport := FixtureTxID(netinfo.X, 2)
 	pImport := FixtureTxID(netinfo.P, 1)
 	f.AddTx(IndexedTx(netinfo.X, 0, 0, &pdata.Tx{ID: xGenesis, Type: "CreateAssetTx", Memo: []byte("genesis"),
-		Asset: &pdata.Asset{ID: AVAXAssetID, Name: "Avalanche", Symbol: "AVAX", Denomination: 9, Type: "secp256k1"}},
+		Asset: &pdata.Asset{ID: fakenet.AVAXAssetID, Name: "Avalanche", Symbol: "AVAX", Denomination: 9, Type: "secp256k1"}},
 		nil, []pdata.IndexedUTXO{Spent(xGenesisOut, netinfo.X, xExport, 2)}))
 	nftTx := FixtureTxID(netinfo.X, 1)
 	nft := NewUTXO(netinfo.X, nftTx, 0, PAlice, 0, 1)
@@ -157,19 +158,19 @@ func LoadPChainFixtures(f *Primary, node netinfo.Info, imported pdata.IndexedUTX
 	}
 
 	f.BalanceEntries[netinfo.P] = map[ids.ShortID][]pdata.BalanceEntry{PAlice: {
-		{Category: pdata.UnlockedUnstaked, Asset: AVAXAssetID, Amount: 940, UTXOs: 1},
-		{Category: pdata.LockedStakeable, Asset: AVAXAssetID, Amount: 498_000_000, UTXOs: 1},
-		{Category: pdata.AtomicMemoryUnlocked, Asset: AVAXAssetID, Amount: 5, UTXOs: 1, SharedWith: node.ChainID(netinfo.X)},
+		{Category: pdata.UnlockedUnstaked, Asset: fakenet.AVAXAssetID, Amount: 940, UTXOs: 1},
+		{Category: pdata.LockedStakeable, Asset: fakenet.AVAXAssetID, Amount: 498_000_000, UTXOs: 1},
+		{Category: pdata.AtomicMemoryUnlocked, Asset: fakenet.AVAXAssetID, Amount: 5, UTXOs: 1, SharedWith: node.ChainID(netinfo.X)},
 	}}
 	f.BalanceEntries[netinfo.X] = map[ids.ShortID][]pdata.BalanceEntry{PAlice: {
-		{Category: pdata.UnlockedUnstaked, Asset: AVAXAssetID, Amount: 3_999_000_000, UTXOs: 1},
+		{Category: pdata.UnlockedUnstaked, Asset: fakenet.AVAXAssetID, Amount: 3_999_000_000, UTXOs: 1},
 		{Category: pdata.UnlockedUnstaked, Asset: NFTAsset, Amount: 0, UTXOs: 1},
-		{Category: pdata.LockedPlatform, Asset: AVAXAssetID, Amount: 1, UTXOs: 1},
-		{Category: pdata.LockedStakeable, Asset: AVAXAssetID, Amount: 2, UTXOs: 1},
+		{Category: pdata.LockedPlatform, Asset: fakenet.AVAXAssetID, Amount: 1, UTXOs: 1},
+		{Category: pdata.LockedStakeable, Asset: fakenet.AVAXAssetID, Amount: 2, UTXOs: 1},
 	}}
 	f.BalanceEntries[netinfo.C] = map[ids.ShortID][]pdata.BalanceEntry{CAlice: {
-		{Category: pdata.AtomicMemoryLocked, Asset: AVAXAssetID, Amount: 3, UTXOs: 2, SharedWith: node.ChainID(netinfo.X)},
-		{Category: pdata.UnlockedUnstaked, Asset: AVAXAssetID, Amount: 99, UTXOs: 1}, // not a C-chain category
+		{Category: pdata.AtomicMemoryLocked, Asset: fakenet.AVAXAssetID, Amount: 3, UTXOs: 2, SharedWith: node.ChainID(netinfo.X)},
+		{Category: pdata.UnlockedUnstaked, Asset: fakenet.AVAXAssetID, Amount: 99, UTXOs: 1}, // not a C-chain category
 	}}
 }
 
@@ -178,11 +179,11 @@ func LoadCChainFixtures(f *Primary, node netinfo.Info) {
 	fromX := NewUTXO(netinfo.X, FixtureTxID(netinfo.X, 9), 0, PAlice, 2_000_000, 3)
 	fromX.Exported, fromX.DestinationChain = true, node.ChainID(netinfo.C)
 	f.AddTx(IndexedTx(netinfo.C, 100, 0, &pdata.Tx{ID: cImport, Type: "ImportTx", SourceChain: node.ChainID(netinfo.X),
-		EVMOutputs: []pdata.EVMAmount{{Address: Alice, Asset: AVAXAssetID, Amount: 1_999_000}}},
+		EVMOutputs: []pdata.EVMAmount{{Address: Alice, Asset: fakenet.AVAXAssetID, Amount: 1_999_000}}},
 		[]pdata.IndexedUTXO{Spent(fromX, netinfo.C, cImport, 100)}, nil))
 	cExport := FixtureTxID(netinfo.C, 101)
 	toX := NewUTXO(netinfo.C, cExport, 0, PAlice, 1_000_000, 101)
 	toX.Exported, toX.DestinationChain = true, node.ChainID(netinfo.X)
 	f.AddTx(IndexedTx(netinfo.C, 101, 0, &pdata.Tx{ID: cExport, Type: "ExportTx", DestinationChain: node.ChainID(netinfo.X),
-		EVMInputs: []pdata.EVMAmount{{Address: Alice, Asset: AVAXAssetID, Amount: 1_001_000}}}, nil, []pdata.IndexedUTXO{toX}))
+		EVMInputs: []pdata.EVMAmount{{Address: Alice, Asset: fakenet.AVAXAssetID, Amount: 1_001_000}}}, nil, []pdata.IndexedUTXO{toX}))
 }

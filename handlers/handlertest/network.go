@@ -5,39 +5,11 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ava-labs/avalanchego/ids"
-	"github.com/ava-labs/avalanchego/utils/constants"
-
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
-
-// Chain IDs of the fake local network. The P-chain ID is the same on every
-// network (ids.Empty). Besides P, X and C the node follows one subnet-evm
-// chain, "dispatch".
-var (
-	XChainID      = ids.ID{'x'}
-	CChainID      = ids.ID{'c'}
-	SubnetChainID = ids.ID{'d'}
-	SubnetID      = ids.ID{'s'}
-	AVAXAssetID   = ids.ID{'a', 'v', 'a', 'x'}
-)
-
-// SubnetChain is the store number and EVM chain id of "dispatch".
-const (
-	SubnetChain      = netinfo.FirstRegistered
-	SubnetEVMChainID = 779672
-)
-
-func LocalInfo() netinfo.Info {
-	chains := netinfo.Primary(constants.LocalID, XChainID, CChainID)
-	chains = append(chains, netinfo.ChainInfo{
-		Chain: SubnetChain, Kind: netinfo.KindEVM, BlockchainID: SubnetChainID,
-		SubnetID: SubnetID, Name: "dispatch", EVMChainID: SubnetEVMChainID,
-	})
-	return netinfo.Info{NetworkID: constants.LocalID, AVAXAssetID: AVAXAssetID, Chains: chains}
-}
 
 // Fakes is an in-memory node view and metrics reader; evm holds the
 // EVM readers. Buckets are kept newest first, as the store returns them.
@@ -65,7 +37,7 @@ type TPSCall struct {
 
 func NewFakes() *Fakes {
 	return &Fakes{
-		Info:     LocalInfo(),
+		Info:     fakenet.Info(),
 		Buckets:  map[netinfo.Chain][]store.TPSBucket{},
 		Key:      []byte("test page token key"),
 		EVM:      NewEVM(),

@@ -13,6 +13,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
@@ -141,7 +142,7 @@ func TestAvgTPSPageSizeAndEdges(t *testing.T) {
 	require.NotNil(t, page.NextPageToken)
 
 	// The token is tied to the chain, not to the spelling of its ID.
-	next := getAvgTPS(t, srv, handlertest.CChainID.String(), url.Values{"pageToken": {*page.NextPageToken}, "pageSize": {"3"}})
+	next := getAvgTPS(t, srv, fakenet.CChainID.String(), url.Values{"pageToken": {*page.NextPageToken}, "pageSize": {"3"}})
 	require.Len(t, next.Results, 1)
 	require.Equal(t, newest-3*handlertest.Day, next.Results[0].Timestamp)
 	require.InDelta(t, float64(1000+37*3)/float64(handlertest.Day), next.Results[0].Value, 1e-12, "later pages hold complete days")
@@ -154,20 +155,20 @@ func TestAvgTPSPageSizeAndEdges(t *testing.T) {
 
 func TestAvgTPSChainForms(t *testing.T) {
 	backend := handlertest.NewFakes()
-	for _, c := range []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C, handlertest.SubnetChain} {
+	for _, c := range []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C, fakenet.SubnetChain} {
 		backend.Buckets[c] = []store.TPSBucket{{Start: int64(c+1) * handlertest.Day, TxCount: 1, LastBlockTs: int64(c+1) * handlertest.Day}}
 	}
 	srv := newTestAPI(t, handlertest.Config(), backend)
 	tests := map[string]netinfo.Chain{
-		"p-chain":                          netinfo.P,
-		handlertest.PChainID:               netinfo.P,
-		"x-chain":                          netinfo.X,
-		handlertest.XChainID.String():      netinfo.X,
-		"c-chain":                          netinfo.C,
-		handlertest.CChainID.String():      netinfo.C,
-		"43112":                            netinfo.C,
-		"779672":                           handlertest.SubnetChain,
-		handlertest.SubnetChainID.String(): handlertest.SubnetChain,
+		"p-chain":                      netinfo.P,
+		handlertest.PChainID:           netinfo.P,
+		"x-chain":                      netinfo.X,
+		fakenet.XChainID.String():      netinfo.X,
+		"c-chain":                      netinfo.C,
+		fakenet.CChainID.String():      netinfo.C,
+		"43112":                        netinfo.C,
+		"779672":                       fakenet.SubnetChain,
+		fakenet.SubnetChainID.String(): fakenet.SubnetChain,
 	}
 	for segment, chain := range tests {
 		page := getAvgTPS(t, srv, segment, nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -25,7 +26,7 @@ const dagTime = handlertest.PGenesisTime + 15
 // vertices and a linear tx in block 1 that spends its output.
 func withDAGTxs(backend *handlertest.Fakes) (dag, linear ids.ID, vertices []pdata.TxVertex) {
 	f := backend.Primary
-	f.AssetList[handlertest.AVAXAssetID] = pdata.Asset{ID: handlertest.AVAXAssetID, Name: "Avalanche", Symbol: "AVAX", Denomination: 9, Type: "secp256k1"}
+	f.AssetList[fakenet.AVAXAssetID] = pdata.Asset{ID: fakenet.AVAXAssetID, Name: "Avalanche", Symbol: "AVAX", Denomination: 9, Type: "secp256k1"}
 	dag, linear = handlertest.FixtureTxID(netinfo.X, 100), handlertest.FixtureTxID(netinfo.X, 101)
 	vertices = []pdata.TxVertex{{ID: ids.ID{'v', 0}, DAGHeight: 4, Timestamp: dagTime}, {ID: ids.ID{'v', 1}, DAGHeight: 5, Timestamp: dagTime + 2}}
 	out := handlertest.NewUTXO(netinfo.X, dag, 0, handlertest.PAlice, 7_000_000_000, 0)

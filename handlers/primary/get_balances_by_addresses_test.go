@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -17,7 +18,7 @@ const (
 )
 
 func avaxBalance(amount string, utxos int) map[string]any {
-	return map[string]any{"assetId": handlertest.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
+	return map[string]any{"assetId": fakenet.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
 		"denomination": float64(9), "type": "secp256k1", "amount": amount, "utxoCount": float64(utxos)}
 }
 
@@ -34,7 +35,7 @@ func TestGetPChainBalances(t *testing.T) {
 	body := srv.GetBody(t, pBalancesPath+"?addresses=P-"+handlertest.Bech32Of(t, handlertest.PAlice))
 	require.Equal(t, map[string]any{"chainName": "p-chain", "network": "local"}, body["chainInfo"])
 	require.NotContains(t, body, "nextPageToken")
-	x := handlertest.LocalInfo().ChainID(netinfo.X)
+	x := fakenet.Info().ChainID(netinfo.X)
 	require.Equal(t, map[string]any{
 		"unlockedUnstaked":     []any{avaxBalance("940", 1)},
 		"unlockedStaked":       []any{},
@@ -73,7 +74,7 @@ func TestGetCChainAtomicBalances(t *testing.T) {
 	body := srv.GetBody(t, cBalancesPath+"?addresses="+handlertest.EVMAddr)
 	require.Equal(t, map[string]any{
 		"atomicMemoryUnlocked": []any{},
-		"atomicMemoryLocked":   []any{withShared(avaxBalance("3", 2), handlertest.LocalInfo().ChainID(netinfo.X), "")},
+		"atomicMemoryLocked":   []any{withShared(avaxBalance("3", 2), fakenet.Info().ChainID(netinfo.X), "")},
 	}, body["balances"], "only atomic memory, and without status")
 	require.Equal(t, []ids.ShortID{handlertest.CAlice}, srv.Fakes.Primary.BalanceCalls[0].Addrs)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -69,7 +70,7 @@ func TestGetValidator(t *testing.T) {
 	require.NotContains(t, body, "nextPageToken")
 	require.Equal(t, []string{handlertest.VPending.String(), handlertest.VRemoved.String(), handlertest.VActive.String(), handlertest.VSubnetEnded.String(), handlertest.VCompleted.String()},
 		order, "newest start first; subnet validations included")
-	node := handlertest.LocalInfo()
+	node := fakenet.Info()
 
 	active := byTx[handlertest.VActive.String()]
 	require.Equal(t, map[string]any{

@@ -11,6 +11,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -180,7 +181,7 @@ func TestListRewards(t *testing.T) {
 		"rewardType":     "VALIDATOR",
 		"utxoId":         handlertest.VCompleted.Prefix(2).String(),
 		"outputIndex":    float64(2),
-		"reward": map[string]any{"assetId": handlertest.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
+		"reward": map[string]any{"assetId": fakenet.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
 			"denomination": float64(9), "type": "secp256k1", "amount": "7000"},
 		"rewardTxHash": handlertest.FixtureTxID(netinfo.P, 5).String(),
 	}, validator)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -76,7 +77,7 @@ func TestListPChainTxsShapes(t *testing.T) {
 			requireKeys(t, u["asset"].(map[string]any), assetRequired...)
 		}
 	}
-	node := handlertest.LocalInfo()
+	node := fakenet.Info()
 	alice := handlertest.Bech32Of(t, handlertest.PAlice)
 
 	imp := txs[handlertest.FixtureTxID(netinfo.P, 1).String()]
@@ -89,7 +90,7 @@ func TestListPChainTxsShapes(t *testing.T) {
 	require.Equal(t, node.ChainID(netinfo.P).String(), consumed["consumedOnChainId"])
 	require.Equal(t, []any{alice}, consumed["addresses"], "bare bech32, as the hosted API shows UTXO addresses")
 	require.Equal(t, "1000000000", consumed["amount"])
-	require.Equal(t, map[string]any{"assetId": handlertest.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
+	require.Equal(t, map[string]any{"assetId": fakenet.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
 		"denomination": float64(9), "type": "secp256k1", "amount": "1000000000"}, consumed["asset"])
 	require.Equal(t, []string{"999000000"}, amountsOf(t, imp["value"]))
 	require.Equal(t, []string{"1000000"}, amountsOf(t, imp["amountBurned"]))
@@ -171,7 +172,7 @@ func TestListXChainTxsShapes(t *testing.T) {
 	}
 	genesis := txs[handlertest.FixtureTxID(netinfo.X, 0).String()]
 	require.Equal(t, "0x67656e65736973", genesis["memo"])
-	require.Equal(t, map[string]any{"assetId": handlertest.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
+	require.Equal(t, map[string]any{"assetId": fakenet.AVAXAssetID.String(), "name": "Avalanche", "symbol": "AVAX",
 		"denomination": float64(9), "type": "secp256k1", "createdAtTimestamp": float64(handlertest.BlockTime(0)), "cap": "fixed"},
 		genesis["assetCreated"])
 
@@ -193,14 +194,14 @@ func TestListXChainTxsShapes(t *testing.T) {
 	require.Equal(t, handlertest.FixtureTxID(netinfo.P, 1).String(), exported["consumingTxHash"])
 }
 
-func constantsPChainID() string { return handlertest.LocalInfo().ChainID(netinfo.P).String() }
+func constantsPChainID() string { return fakenet.Info().ChainID(netinfo.P).String() }
 
 func TestListCChainAtomicTxs(t *testing.T) {
 	srv := newTestAPI(t, handlertest.Config(), handlertest.WithFixtures(t, handlertest.NewFakes()))
 	body := srv.GetBody(t, cTxsPath+"?addresses="+handlertest.EVMAddr)
 	require.Equal(t, []string{"101", "100"}, handlertest.TxHeights(t, body))
 	txs := txsByHash(t, body)
-	node := handlertest.LocalInfo()
+	node := fakenet.Info()
 
 	export := txs[handlertest.FixtureTxID(netinfo.C, 101).String()]
 	requireKeys(t, export, append(cTxRequired, "evmInputs", "emittedUtxos")...)
@@ -371,7 +372,7 @@ func TestListPrimaryTxsBadInput(t *testing.T) {
 		handlertest.Invalid("mainnet address", pTxsPath+"?addresses="+handlertest.Bech32Addr(t, "avax", 1), "invalid addresses", `"avax"`),
 		handlertest.Invalid("fuji address on x", xTxsPath+"?addresses=X-"+handlertest.Bech32Addr(t, "fuji", 1), "invalid addresses", `"fuji"`),
 		handlertest.Invalid("0x on the x-chain", xTxsPath+"?addresses="+handlertest.EVMAddr, "invalid addresses", "EVM address"),
-		handlertest.Invalid("vertex chain", "/v1/networks/local/blockchains/"+handlertest.SubnetChainID.String()+"/transactions", "blockchainId"),
+		handlertest.Invalid("vertex chain", "/v1/networks/local/blockchains/"+fakenet.SubnetChainID.String()+"/transactions", "blockchainId"),
 		handlertest.Invalid("other network", "/v1/networks/fuji/blockchains/p-chain/transactions", "network"),
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -55,7 +56,7 @@ func blockchainCases(p func(network, chain string) string, tpl string, allowed [
 
 // blockchainCasesFor checks {blockchainId} against the chains a route allows.
 func blockchainCasesFor(p func(network, chain string) string, valid accepted, allowed []netinfo.Chain) []handlertest.RouteCase {
-	node := handlertest.LocalInfo()
+	node := fakenet.Info()
 	var cases []handlertest.RouteCase
 	cases = append(cases, networkCasesFor(func(n string) string { return p(n, allowed[0].DataAPIAlias()) }, valid)...)
 	for _, c := range allPrimaryChains() {
