@@ -26,6 +26,32 @@ import (
 // hosted API's status is a free string whose values it does not list.
 const atomicStatusPendingImport = "pendingImport"
 
+// getBalancesByAddressesRequest is the validated input of
+// GET /v1/networks/{network}/blockchains/{blockchainId}/balances.
+type getBalancesByAddressesRequest struct {
+	Chain     netinfo.Chain
+	Addresses []string // as given; 0x addresses only on the C-chain
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
+	// BlockTimestamp is the time (Unix seconds) to compute balances at;
+	// unset means now.
+	BlockTimestamp api.Bound[int64]
+}
+
+func (s *server) parseGetBalancesByAddressesRequest(r *http.Request, heights *api.Heights) (getBalancesByAddressesRequest, error) {
+	var req getBalancesByAddressesRequest
+	var err error
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.BlockTimestamp, err = api.ParseTimestamp(q, paramBlockTimestamp); err != nil {
+		return req, err
+	}
+	req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, req.Chain == netinfo.C)
+	return req, err
+}
+
 func (s *server) serveGetBalancesByAddresses(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetBalancesByAddressesRequest(r, heights)
 	if err != nil {
@@ -171,30 +197,4 @@ func xChainCategory(c pdata.BalanceCategory) pdata.BalanceCategory {
 	default:
 		return pdata.LockedPlatform
 	}
-}
-
-// getBalancesByAddressesRequest is the validated input of
-// GET /v1/networks/{network}/blockchains/{blockchainId}/balances.
-type getBalancesByAddressesRequest struct {
-	Chain     netinfo.Chain
-	Addresses []string // as given; 0x addresses only on the C-chain
-	// AddressIDs are the 20 bytes of Addresses, in the same order.
-	AddressIDs []ids.ShortID
-	// BlockTimestamp is the time (Unix seconds) to compute balances at;
-	// unset means now.
-	BlockTimestamp api.Bound[int64]
-}
-
-func (s *server) parseGetBalancesByAddressesRequest(r *http.Request, heights *api.Heights) (getBalancesByAddressesRequest, error) {
-	var req getBalancesByAddressesRequest
-	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
-		return req, err
-	}
-	q := r.URL.Query()
-	if req.BlockTimestamp, err = api.ParseTimestamp(q, paramBlockTimestamp); err != nil {
-		return req, err
-	}
-	req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, req.Chain == netinfo.C)
-	return req, err
 }

@@ -47,6 +47,32 @@ import (
 //     as delegation reward the fees accrued so far plus the fees of the
 //     current delegations' potential rewards.
 
+// getSingleValidatorDetailsRequest is the validated input of
+// GET /v1/networks/{network}/validators/{nodeId}.
+type getSingleValidatorDetailsRequest struct {
+	NodeID           ids.NodeID
+	ValidationStatus string // one of validationStatuses, "" for all
+	Page             api.Page
+}
+
+func (s *server) parseGetSingleValidatorDetailsRequest(r *http.Request, heights *api.Heights) (getSingleValidatorDetailsRequest, error) {
+	var req getSingleValidatorDetailsRequest
+	var err error
+	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
+		return req, err
+	}
+	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
+	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.ValidationStatus, err = api.ParseEnum(q, api.ParamValidationStatus, validationStatuses()); err != nil {
+		return req, err
+	}
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeGetSingleValidatorDetails, true), req.NodeID.String(), req.ValidationStatus)
+	return req, err
+}
+
 func (s *server) serveGetSingleValidatorDetails(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseGetSingleValidatorDetailsRequest(r, heights)
 	if err != nil {
@@ -256,30 +282,4 @@ func (c *totalStakeCache) get(ctx context.Context, s *server) (uint64, error) {
 	}
 	c.total, c.at = total, now
 	return total, nil
-}
-
-// getSingleValidatorDetailsRequest is the validated input of
-// GET /v1/networks/{network}/validators/{nodeId}.
-type getSingleValidatorDetailsRequest struct {
-	NodeID           ids.NodeID
-	ValidationStatus string // one of validationStatuses, "" for all
-	Page             api.Page
-}
-
-func (s *server) parseGetSingleValidatorDetailsRequest(r *http.Request, heights *api.Heights) (getSingleValidatorDetailsRequest, error) {
-	var req getSingleValidatorDetailsRequest
-	var err error
-	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
-		return req, err
-	}
-	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
-	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
-		return req, err
-	}
-	q := r.URL.Query()
-	if req.ValidationStatus, err = api.ParseEnum(q, api.ParamValidationStatus, validationStatuses()); err != nil {
-		return req, err
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeGetSingleValidatorDetails, true), req.NodeID.String(), req.ValidationStatus)
-	return req, err
 }

@@ -47,6 +47,39 @@ func stakingTypesOf(requested []string) []string {
 	return slices.DeleteFunc(slices.Clone(requested), func(t string) bool { return !slices.Contains(stakingTxTypes(), t) })
 }
 
+// listActivePrimaryNetworkStakingTransactionsRequest is the validated input of
+// GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking
+// (P-chain only).
+type listActivePrimaryNetworkStakingTransactionsRequest struct {
+	Addresses []string // X/P-chain addresses as given
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
+	TxTypes    []string // canonical PrimaryNetworkTxType names
+	Time       api.TimestampRange
+	Page       api.Page
+}
+
+func (s *server) parseListActivePrimaryNetworkStakingTransactionsRequest(r *http.Request, heights *api.Heights) (listActivePrimaryNetworkStakingTransactionsRequest, error) {
+	var req listActivePrimaryNetworkStakingTransactionsRequest
+	var err error
+	if _, err = s.ResolvePrimaryPath(r, heights, pChainOnly()); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
+		return req, err
+	}
+	if req.TxTypes, err = parseTxTypes(q); err != nil {
+		return req, err
+	}
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListActivePrimaryNetworkStakingTransactions, true), strings.Join(req.Addresses, ","),
+		strings.Join(req.TxTypes, ","), api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
+	return req, err
+}
+
 func (s *server) serveListActivePrimaryNetworkStakingTransactions(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListActivePrimaryNetworkStakingTransactionsRequest(r, heights)
 	if err != nil {
@@ -85,37 +118,4 @@ func (s *server) serveListActivePrimaryNetworkStakingTransactions(w http.Respons
 		},
 	}
 	return s.writeTxPage(w, r, netinfo.P, req.Page, req.Time, scan)
-}
-
-// listActivePrimaryNetworkStakingTransactionsRequest is the validated input of
-// GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking
-// (P-chain only).
-type listActivePrimaryNetworkStakingTransactionsRequest struct {
-	Addresses []string // X/P-chain addresses as given
-	// AddressIDs are the 20 bytes of Addresses, in the same order.
-	AddressIDs []ids.ShortID
-	TxTypes    []string // canonical PrimaryNetworkTxType names
-	Time       api.TimestampRange
-	Page       api.Page
-}
-
-func (s *server) parseListActivePrimaryNetworkStakingTransactionsRequest(r *http.Request, heights *api.Heights) (listActivePrimaryNetworkStakingTransactionsRequest, error) {
-	var req listActivePrimaryNetworkStakingTransactionsRequest
-	var err error
-	if _, err = s.ResolvePrimaryPath(r, heights, pChainOnly()); err != nil {
-		return req, err
-	}
-	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
-		return req, err
-	}
-	if req.TxTypes, err = parseTxTypes(q); err != nil {
-		return req, err
-	}
-	if req.Time, err = api.ParseTimestampRange(q); err != nil {
-		return req, err
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListActivePrimaryNetworkStakingTransactions, true), strings.Join(req.Addresses, ","),
-		strings.Join(req.TxTypes, ","), api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
-	return req, err
 }

@@ -36,6 +36,39 @@ import (
 // maxLiveReads bounds the node reads one page runs at once.
 const maxLiveReads = 4
 
+// listDelegatorsRequest is the validated input of
+// GET /v1/networks/{network}/delegators.
+type listDelegatorsRequest struct {
+	RewardAddresses []string // X/P-chain addresses as given
+	// RewardAddressIDs are the 20 bytes of RewardAddresses, in the same order.
+	RewardAddressIDs []ids.ShortID
+	NodeIDs          []ids.NodeID
+	DelegationStatus string // one of delegationStatuses, "" for all
+	Page             api.Page
+}
+
+func (s *server) parseListDelegatorsRequest(r *http.Request, heights *api.Heights) (listDelegatorsRequest, error) {
+	var req listDelegatorsRequest
+	var err error
+	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
+		return req, err
+	}
+	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
+	q := r.URL.Query()
+	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, api.ParamRewardAddresses, false); err != nil {
+		return req, err
+	}
+	if req.DelegationStatus, err = api.ParseEnum(q, api.ParamDelegationStatus, delegationStatuses()); err != nil {
+		return req, err
+	}
+	if req.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
+		return req, err
+	}
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
+		joinNodeIDs(req.NodeIDs), req.DelegationStatus)
+	return req, err
+}
+
 func (s *server) serveListDelegators(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListDelegatorsRequest(r, heights)
 	if err != nil {
@@ -142,37 +175,4 @@ func (s *server) potentialRewards(ctx context.Context, stakers []pdata.IndexedSt
 	}
 	wg.Wait()
 	return out
-}
-
-// listDelegatorsRequest is the validated input of
-// GET /v1/networks/{network}/delegators.
-type listDelegatorsRequest struct {
-	RewardAddresses []string // X/P-chain addresses as given
-	// RewardAddressIDs are the 20 bytes of RewardAddresses, in the same order.
-	RewardAddressIDs []ids.ShortID
-	NodeIDs          []ids.NodeID
-	DelegationStatus string // one of delegationStatuses, "" for all
-	Page             api.Page
-}
-
-func (s *server) parseListDelegatorsRequest(r *http.Request, heights *api.Heights) (listDelegatorsRequest, error) {
-	var req listDelegatorsRequest
-	var err error
-	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
-		return req, err
-	}
-	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
-	q := r.URL.Query()
-	if req.RewardAddresses, req.RewardAddressIDs, err = s.parsePrimaryAddresses(q, api.ParamRewardAddresses, false); err != nil {
-		return req, err
-	}
-	if req.DelegationStatus, err = api.ParseEnum(q, api.ParamDelegationStatus, delegationStatuses()); err != nil {
-		return req, err
-	}
-	if req.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
-		return req, err
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListDelegators, true), strings.Join(req.RewardAddresses, ","),
-		joinNodeIDs(req.NodeIDs), req.DelegationStatus)
-	return req, err
 }

@@ -48,6 +48,74 @@ func l1ValidatorTxTypes() []string {
 		"IncreaseL1ValidatorBalanceTx", "DisableL1ValidatorTx"}
 }
 
+// listLatestPrimaryNetworkTransactionsRequest is the validated input of
+// GET /v1/networks/{network}/blockchains/{blockchainId}/transactions.
+type listLatestPrimaryNetworkTransactionsRequest struct {
+	Chain     netinfo.Chain
+	Addresses []string // as given; 0x addresses only on the C-chain
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
+	// L1ValidationID selects the L1 validator transactions of one
+	// validation (P-chain only).
+	L1ValidationID    ids.ID
+	HasL1ValidationID bool
+	TxTypes           []string // canonical PrimaryNetworkTxType names
+	Time              api.TimestampRange
+	Page              api.Page
+}
+
+func (s *server) parseListLatestPrimaryNetworkTransactionsRequest(r *http.Request, heights *api.Heights) (listLatestPrimaryNetworkTransactionsRequest, error) {
+	var req listLatestPrimaryNetworkTransactionsRequest
+	var err error
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, req.Chain == netinfo.C); err != nil {
+		return req, err
+	}
+	if raw := q.Get(paramL1ValidationID); raw != "" {
+		if req.Chain != netinfo.P {
+			return req, api.BadRequest("%s is only supported on the P-chain; this request is for the %s",
+				paramL1ValidationID, req.Chain.DataAPIAlias())
+		}
+		if req.L1ValidationID, err = api.ParseHexOrCB58ID(paramL1ValidationID, raw); err != nil {
+			return req, err
+		}
+		req.HasL1ValidationID = true
+	}
+	if req.TxTypes, err = parseTxTypes(q); err != nil {
+		return req, err
+	}
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
+		return req, err
+	}
+	// Spec rule: txTypes and timestamps filter an address listing (or, on
+	// the P-chain, an L1 validation's transactions), never the whole chain.
+	if len(req.Addresses) == 0 && !req.HasL1ValidationID {
+		var name string
+		switch {
+		case len(req.TxTypes) > 0:
+			name = api.ParamTxTypes
+		case req.Time.Start.Set:
+			name = api.ParamStartTimestamp
+		case req.Time.End.Set:
+			name = api.ParamEndTimestamp
+		}
+		if name != "" {
+			return req, api.BadRequest("%s needs an address filter: filtering by txTypes or timestamps is only supported "+
+				"together with %s (or, on the P-chain, %s)", name, api.ParamAddresses, paramL1ValidationID)
+		}
+	}
+	validation := ""
+	if req.HasL1ValidationID {
+		validation = req.L1ValidationID.String()
+	}
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListLatestPrimaryNetworkTransactions, true), req.Chain.String(), strings.Join(req.Addresses, ","),
+		validation, strings.Join(req.TxTypes, ","), api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
+	return req, err
+}
+
 func (s *server) serveListLatestPrimaryNetworkTransactions(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListLatestPrimaryNetworkTransactionsRequest(r, heights)
 	if err != nil {
@@ -289,72 +357,4 @@ func decodePrimaryTxPos(b []byte) (pdata.TxPos, bool) {
 		return pdata.TxPos{}, false
 	}
 	return pdata.TxPos{Height: binary.BigEndian.Uint64(b), Index: binary.BigEndian.Uint32(b[8:])}, true
-}
-
-// listLatestPrimaryNetworkTransactionsRequest is the validated input of
-// GET /v1/networks/{network}/blockchains/{blockchainId}/transactions.
-type listLatestPrimaryNetworkTransactionsRequest struct {
-	Chain     netinfo.Chain
-	Addresses []string // as given; 0x addresses only on the C-chain
-	// AddressIDs are the 20 bytes of Addresses, in the same order.
-	AddressIDs []ids.ShortID
-	// L1ValidationID selects the L1 validator transactions of one
-	// validation (P-chain only).
-	L1ValidationID    ids.ID
-	HasL1ValidationID bool
-	TxTypes           []string // canonical PrimaryNetworkTxType names
-	Time              api.TimestampRange
-	Page              api.Page
-}
-
-func (s *server) parseListLatestPrimaryNetworkTransactionsRequest(r *http.Request, heights *api.Heights) (listLatestPrimaryNetworkTransactionsRequest, error) {
-	var req listLatestPrimaryNetworkTransactionsRequest
-	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
-		return req, err
-	}
-	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, req.Chain == netinfo.C); err != nil {
-		return req, err
-	}
-	if raw := q.Get(paramL1ValidationID); raw != "" {
-		if req.Chain != netinfo.P {
-			return req, api.BadRequest("%s is only supported on the P-chain; this request is for the %s",
-				paramL1ValidationID, req.Chain.DataAPIAlias())
-		}
-		if req.L1ValidationID, err = api.ParseHexOrCB58ID(paramL1ValidationID, raw); err != nil {
-			return req, err
-		}
-		req.HasL1ValidationID = true
-	}
-	if req.TxTypes, err = parseTxTypes(q); err != nil {
-		return req, err
-	}
-	if req.Time, err = api.ParseTimestampRange(q); err != nil {
-		return req, err
-	}
-	// Spec rule: txTypes and timestamps filter an address listing (or, on
-	// the P-chain, an L1 validation's transactions), never the whole chain.
-	if len(req.Addresses) == 0 && !req.HasL1ValidationID {
-		var name string
-		switch {
-		case len(req.TxTypes) > 0:
-			name = api.ParamTxTypes
-		case req.Time.Start.Set:
-			name = api.ParamStartTimestamp
-		case req.Time.End.Set:
-			name = api.ParamEndTimestamp
-		}
-		if name != "" {
-			return req, api.BadRequest("%s needs an address filter: filtering by txTypes or timestamps is only supported "+
-				"together with %s (or, on the P-chain, %s)", name, api.ParamAddresses, paramL1ValidationID)
-		}
-	}
-	validation := ""
-	if req.HasL1ValidationID {
-		validation = req.L1ValidationID.String()
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListLatestPrimaryNetworkTransactions, true), req.Chain.String(), strings.Join(req.Addresses, ","),
-		validation, strings.Join(req.TxTypes, ","), api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
-	return req, err
 }

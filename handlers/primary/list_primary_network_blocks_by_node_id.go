@@ -18,6 +18,33 @@ import (
 // at both ends, as in the tx listing). The token carries the height of the
 // page's last block.
 
+// listPrimaryNetworkBlocksByNodeIdRequest is the validated input of
+// GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks.
+type listPrimaryNetworkBlocksByNodeIdRequest struct {
+	Chain  netinfo.Chain
+	NodeID ids.NodeID
+	Time   api.TimestampRange
+	Page   api.Page
+}
+
+func (s *server) parseListPrimaryNetworkBlocksByNodeIdRequest(r *http.Request, heights *api.Heights) (listPrimaryNetworkBlocksByNodeIdRequest, error) {
+	var req listPrimaryNetworkBlocksByNodeIdRequest
+	var err error
+	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+		return req, err
+	}
+	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	if req.Time, err = api.ParseTimestampRange(q); err != nil {
+		return req, err
+	}
+	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListPrimaryNetworkBlocksByNodeId, false), req.Chain.String(), req.NodeID.String(),
+		api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
+	return req, err
+}
+
 func (s *server) serveListPrimaryNetworkBlocksByNodeId(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListPrimaryNetworkBlocksByNodeIdRequest(r, heights)
 	if err != nil {
@@ -104,31 +131,4 @@ func decodeBlockHeight(b []byte) (uint64, bool) {
 		return 0, false
 	}
 	return binary.BigEndian.Uint64(b), true
-}
-
-// listPrimaryNetworkBlocksByNodeIdRequest is the validated input of
-// GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks.
-type listPrimaryNetworkBlocksByNodeIdRequest struct {
-	Chain  netinfo.Chain
-	NodeID ids.NodeID
-	Time   api.TimestampRange
-	Page   api.Page
-}
-
-func (s *server) parseListPrimaryNetworkBlocksByNodeIdRequest(r *http.Request, heights *api.Heights) (listPrimaryNetworkBlocksByNodeIdRequest, error) {
-	var req listPrimaryNetworkBlocksByNodeIdRequest
-	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
-		return req, err
-	}
-	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {
-		return req, err
-	}
-	q := r.URL.Query()
-	if req.Time, err = api.ParseTimestampRange(q); err != nil {
-		return req, err
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListPrimaryNetworkBlocksByNodeId, false), req.Chain.String(), req.NodeID.String(),
-		api.FormatBound(req.Time.Start), api.FormatBound(req.Time.End))
-	return req, err
 }
