@@ -25,7 +25,7 @@ func (r *PrimaryReader) Balances(ctx context.Context, chain netinfo.Chain, addrs
 	}
 	sums := map[group]*pdata.BalanceEntry{}
 	seen := map[ids.ID]bool{}
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		for _, addr := range addrs {
 			prefix := uaddrPrefix(chain, addr)
 			err := scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {

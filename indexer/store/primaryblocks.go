@@ -18,7 +18,7 @@ import (
 func (r *PrimaryReader) Block(ctx context.Context, chain netinfo.Chain, height uint64) (pdata.IndexedBlock, bool, error) {
 	var b pdata.IndexedBlock
 	found := false
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		var err error
 		b, found, err = loadIndexedBlock(ctx, txn, chain, height)
 		return err
@@ -32,7 +32,7 @@ func (r *PrimaryReader) Block(ctx context.Context, chain netinfo.Chain, height u
 // BlocksByProposer lists chain's blocks proposed by q.NodeID.
 func (r *PrimaryReader) BlocksByProposer(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
 	var out []pdata.IndexedBlock
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		prefix := proposerPrefix(chain, q.NodeID)
 		lo := prefix.u64(q.FromHeight)
 		var hi []byte
@@ -95,7 +95,7 @@ func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain,
 // C-chain EVM block rows), whose times do not decrease with height.
 func (r *PrimaryReader) HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error) {
 	var height uint64
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		cursor, err := readCursor(txn, chain, StreamBlocks)
 		if err != nil {
 			return err

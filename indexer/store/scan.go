@@ -52,6 +52,3 @@ func scanRange(ctx context.Context, txn *badger.Txn, prefix, lo, hi []byte, desc
 	}
 	return ctx.Err()
 }
-
-// successor returns the key right after k in a keyspace of fixed-width keys.
-func successor(k []byte) []byte { return append(append([]byte(nil), k...), 0) }

@@ -20,7 +20,7 @@ import (
 // delegators with their validator.
 func (r *PrimaryReader) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.IndexedStaker, error) {
 	var out []pdata.IndexedStaker
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		keep := stakerFilter(&q)
 		visit := func(id ids.ID) (bool, error) {
 			s, ok, err := readStaker(txn, id)
@@ -230,7 +230,7 @@ func readStaker(txn *badger.Txn, id ids.ID) (pdata.IndexedStaker, bool, error) {
 // the staker it rewarded. No address and no node select nothing.
 func (r *PrimaryReader) Rewards(ctx context.Context, q pdata.RewardQuery) ([]pdata.IndexedReward, error) {
 	var out []pdata.IndexedReward
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		var after *seqPos
 		if q.After != nil {
 			after = &seqPos{n: uint64(q.After.Time), id: q.After.UTXOID}
