@@ -164,6 +164,11 @@ const (
 	tagNFTByH   byte = 0x94
 )
 
+// maxKeyLen is the length of the layout's longest key (0x94: tag, chain,
+// owner, contract, token ID, height): a reverse scan of a whole prefix
+// starts from a key longer than any (pastPrefix).
+const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
+
 // SchemaVersion is the layout version written into a new store. Opening a
 // store written with another version fails with a message that says how to
 // rebuild it.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/ava-labs/avalanchego/ids"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -81,11 +80,9 @@ func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain,
 	prefix := newKey(tagPChainTx, chain).u64(height)
 	hi := prefix.u32(uint32(rec.TxCount))
 	err = scanRange(ctx, txn, prefix, prefix, hi, false, func(item *badger.Item) (bool, error) {
-		return true, item.Value(func(v []byte) error {
-			id, err := ids.ToID(v)
-			b.TxIDs = append(b.TxIDs, id)
-			return err
-		})
+		id, err := itemID(item)
+		b.TxIDs = append(b.TxIDs, id)
+		return true, err
 	})
 	return b, true, err
 }

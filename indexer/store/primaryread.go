@@ -47,18 +47,18 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 				prefixes = append(prefixes, addrTxPrefix(chain, addr))
 			}
 		}
-		var cursors []*posCursor
+		var ranges []rangeIter
 		for _, prefix := range prefixes {
-			cursors = append(cursors, newPosCursor(txn, prefix, &q))
+			ranges = append(ranges, txRange(txn, prefix, &q))
 		}
 		if dag, ok := dagPart(chain, q); ok {
 			for _, prefix := range prefixes {
-				cursors = append(cursors, newPosCursor(txn, prefix, &dag))
+				ranges = append(ranges, txRange(txn, prefix, &dag))
 			}
 		}
 		utxos := 0
-		return mergeTxPositions(ctx, cursors, func(pos pdata.TxPos, rawID []byte) (bool, error) {
-			id, err := ids.ToID(rawID)
+		return mergeRanges(ctx, ranges, txOrder, func(pos pdata.TxPos, item *badger.Item) (bool, error) {
+			id, err := itemID(item)
 			if err != nil {
 				return false, fmt.Errorf("corrupt tx row at %d/%d: %w", pos.Height, pos.Index, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/dgraph-io/badger/v4"
 )
 
@@ -29,6 +30,16 @@ func getValue(txn *badger.Txn, k []byte) ([]byte, error) {
 		return nil, err
 	}
 	return item.ValueCopy(nil)
+}
+
+// itemID reads a row whose value is an ID: a tx-order row's tx, a reward
+// row's staking tx.
+func itemID(item *badger.Item) (id ids.ID, err error) {
+	err = item.Value(func(v []byte) error {
+		id, err = ids.ToID(v)
+		return err
+	})
+	return id, err
 }
 
 // minKey is the tighter of two exclusive upper bounds; a nil a is no bound.
