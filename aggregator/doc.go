@@ -16,7 +16,10 @@
 //     signed message;
 //   - collect.go: asking one validator set, heaviest first, with retries,
 //     until the quorum (plus buffer) signed or cannot;
-//   - quorum.go: quorum weights, building the aggregate, the shortfall report;
+//   - verdict.go: a collection's replies, checked where they arrive and
+//     applied to the validator that answered;
+//   - shortfall.go: why a collection fell short of its quorum (QuorumReport);
+//   - quorum.go: quorum weights, building the aggregate;
 //   - cache.go: verified signatures by message and signer key;
 //   - inflight.go: identical requests share one collection;
 //   - txmessages.go: the warp message of a committed L1 transaction (GET);
