@@ -16,15 +16,14 @@ import (
 )
 
 // The warp messages the P-chain signs about one L1 validator
-// (RegisterL1ValidatorTx, SetL1ValidatorWeightTx). Unlike a conversion,
-// what it signs depends on the validator's current state, which the
-// P-chain's signature handler checks (vms/platformvm/network/warp.go,
+// (RegisterL1ValidatorTx, SetL1ValidatorWeightTx). Unlike a conversion, what
+// it signs depends on the validator's current state, which the P-chain's
+// signature handler checks (vms/platformvm/network/warp.go,
 // signatureRequestVerifier): it signs L1ValidatorRegistration(true) only
 // while the validator exists, L1ValidatorWeight only for the validator's
 // latest nonce and weight, and L1ValidatorRegistration(false) only for a
-// validator that is gone, given a justification proving where its
-// validation ID came from. So each GET reads the current state
-// (sigagg.md §5.3, §5.4: never cached).
+// validator that is gone, given a justification proving where its validation
+// ID came from. So each GET reads the current state (never cached).
 
 // maxConversionIndex bounds the search for a validation ID among a
 // conversion's validators (subnetID.Append(i)): far more validators than
