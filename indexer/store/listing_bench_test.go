@@ -22,13 +22,27 @@ const (
 	listingPage    = 50
 )
 
-func listingDirections(b *testing.B, run func(b *testing.B, desc bool)) {
+// benchPages reads first pages each way; page returns how many entries
+// one held, which must be a full page.
+func benchPages(b *testing.B, page func(desc bool) (int, error)) {
 	for _, dir := range []struct {
 		name string
 		desc bool
 	}{{"asc", false}, {"desc", true}} {
-		b.Run(dir.name, func(b *testing.B) { run(b, dir.desc) })
+		b.Run(dir.name, func(b *testing.B) {
+			for range b.N {
+				if n, err := page(dir.desc); err != nil || n != listingPage {
+					b.Fatalf("page: %d entries, %v", n, err)
+				}
+			}
+		})
 	}
+}
+
+// listingBlock is block h of a listing benchmark, at time genesisTime+h.
+func listingBlock(h int, txs ...*pdata.Tx) *pdata.Block {
+	return &pdata.Block{Number: uint64(h), ID: benchID('b', h), Timestamp: int64(genesisTime + h),
+		Type: "BanffStandardBlock", Txs: txs}
 }
 
 func openListingBench(b *testing.B, blocks []*pdata.Block) *PrimaryReader {
@@ -48,19 +62,14 @@ func BenchmarkTxsOfAddresses(b *testing.B) {
 	for h := 1; h <= listingEntries; h++ {
 		tx := &pdata.Tx{ID: benchID('t', h), Type: "BaseTx", Bytes: make([]byte, 300)}
 		tx.Produced = []pdata.UTXO{out(tx.ID, 0, 1, addr(h)), out(tx.ID, 1, 1, addr(h*7))}
-		blocks = append(blocks, &pdata.Block{Number: uint64(h), ID: benchID('b', h), Timestamp: int64(genesisTime + h),
-			Type: "BanffStandardBlock", Txs: []*pdata.Tx{tx}})
+		blocks = append(blocks, listingBlock(h, tx))
 	}
 	r := openListingBench(b, blocks)
 	addrs := []ids.ShortID{addr(1), addr(2), addr(3), addr(4)}
 	ctx := context.Background()
-	listingDirections(b, func(b *testing.B, desc bool) {
-		for range b.N {
-			page, err := r.Txs(ctx, netinfo.P, pdata.TxQuery{Addresses: addrs, Desc: desc, Limit: listingPage})
-			if err != nil || len(page) != listingPage {
-				b.Fatalf("page: %d txs, %v", len(page), err)
-			}
-		}
+	benchPages(b, func(desc bool) (int, error) {
+		page, err := r.Txs(ctx, netinfo.P, pdata.TxQuery{Addresses: addrs, Desc: desc, Limit: listingPage})
+		return len(page), err
 	})
 }
 
@@ -80,22 +89,17 @@ func BenchmarkStakersOfNodes(b *testing.B) {
 		validators = append(validators, staker(benchID('v', n), "AddValidatorTx",
 			pdata.Staker{NodeID: node(n), Start: genesisTime, End: 1 << 40, Weight: 2000, DelegationShares: 20000}))
 	}
-	blocks := []*pdata.Block{{Number: 1, ID: benchID('b', 1), Timestamp: genesisTime, Type: "BanffStandardBlock", Txs: validators}}
+	blocks := []*pdata.Block{listingBlock(1, validators...)}
 	for h := 2; h <= listingEntries+1; h++ {
 		d := staker(benchID('d', h), "AddDelegatorTx",
 			pdata.Staker{Delegator: true, NodeID: node(h), Start: int64(genesisTime + h), End: 1 << 39, Weight: 25})
-		blocks = append(blocks, &pdata.Block{Number: uint64(h), ID: benchID('b', h), Timestamp: int64(genesisTime + h),
-			Type: "BanffStandardBlock", Txs: []*pdata.Tx{d}})
+		blocks = append(blocks, listingBlock(h, d))
 	}
 	r := openListingBench(b, blocks)
 	nodes := []ids.NodeID{node(1), node(2), node(3), node(4)}
 	ctx := context.Background()
-	listingDirections(b, func(b *testing.B, desc bool) {
-		for range b.N {
-			page, err := r.Stakers(ctx, pdata.StakerQuery{Delegators: true, NodeIDs: nodes, Desc: desc, Limit: listingPage})
-			if err != nil || len(page) != listingPage {
-				b.Fatalf("page: %d stakers, %v", len(page), err)
-			}
-		}
+	benchPages(b, func(desc bool) (int, error) {
+		page, err := r.Stakers(ctx, pdata.StakerQuery{Delegators: true, NodeIDs: nodes, Desc: desc, Limit: listingPage})
+		return len(page), err
 	})
 }
