@@ -80,7 +80,7 @@ type Params struct {
 }
 
 // Aggregator gathers warp signatures from validators over its own p2p
-// connections (sigagg.md §5).
+// connections.
 type Aggregator struct {
 	log       logging.Logger
 	cfg       Config

@@ -17,7 +17,7 @@ import (
 // land here too.
 //
 // One lock guards everything, readers included: icm-services' cache hands
-// out its maps and lets readers race its writers (sigagg.md §1.7).
+// out its maps and lets readers race its writers.
 type signatureCache struct {
 	mu    sync.Mutex
 	byMsg *lru.SizedCache[ids.ID, signatureSet]

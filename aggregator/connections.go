@@ -16,7 +16,7 @@ import (
 
 // connectionKeeper keeps the aggregator connected to the validators it
 // will ask, from start-up on, so a request finds them connected (icm-services
-// connects lazily and fails requests right after it starts; sigagg.md §5.6):
+// connects lazily and fails requests right after it starts):
 //
 //   - the host node is the first peer: its staking address comes from its
 //     own info API over loopback, and it gossips the others' IPs;

@@ -12,9 +12,9 @@ import (
 
 // The aggregator talks to validators as a p2p node of its own: a plugin's
 // AppSender only reaches the plugin's own chain on other nodes, never their
-// P-chain or C-chain handlers (sigagg.md §4.2), and the host node's staking
-// key is not available to plugins. Its TLS certificate is its NodeID, kept in
-// the chain's data directory so the NodeID stays the same across restarts and
+// P-chain or C-chain handlers, and the host node's staking key is not
+// available to plugins. Its TLS certificate is its NodeID, kept in the
+// chain's data directory so the NodeID stays the same across restarts and
 // operators can allow-list it. It needs no BLS key of its own: it is never a
 // validator (the network layer signs its IP with a throwaway one).
 

@@ -31,8 +31,8 @@ import (
 // Whom it connects to comes from its validators.Manager: with
 // ConnectToAllValidators, every validator in it, of any subnet, is dialled
 // once its IP is known, and peer-list gossip from the validators it reaches
-// first fills in the IPs of the others (sigagg.md §1.2). connections.go keeps
-// the manager in step with the P-chain and seeds the first IPs.
+// first fills in the IPs of the others. connections.go keeps the manager in
+// step with the P-chain and seeds the first IPs.
 type peerNetwork struct {
 	net        network.Network
 	creator    message.Creator

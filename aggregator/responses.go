@@ -58,8 +58,8 @@ type pendingRequest struct {
 // Every inbound message is marked handled whatever it is: the network's
 // inbound throttler stops reading from a peer whose messages are never
 // released, which is how icm-services stalls a validator connection with
-// answers that arrive after the quorum (sigagg.md §5.6). Late answers are
-// still handed to their request's handler, which caches them.
+// answers that arrive after the quorum. Late answers are still handed to
+// their request's handler, which caches them.
 type requestTracker struct {
 	log     logging.Logger
 	metrics *metrics

@@ -14,10 +14,10 @@ import (
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
 )
 
-// GET aggregateSignatures/{txHash}: the warp message the P-chain signs for
-// a committed L1 transaction, built from the transaction as the P-chain
-// built its state from it (sigagg.md §5.3), then aggregated like a POST
-// with the default quorum at the proposed height.
+// GET aggregateSignatures/{txHash}: the warp message the P-chain signs for a
+// committed L1 transaction, built from the transaction as the P-chain built
+// its state from it, then aggregated like a POST with the default quorum at
+// the proposed height.
 
 // txQuorumPercentage is the quorum of a GET: the hosted API's default.
 const txQuorumPercentage = 67

@@ -9,13 +9,13 @@ import (
 )
 
 // The P-chain signs L1ValidatorRegistration(false) for a removed validator
-// only with proof of where its validation ID came from (sigagg.md §3a):
-// the RegisterL1Validator message that registered it, or the subnet and
-// index of the conversion it was a validator of. A removal
-// (SetL1ValidatorWeightTx with weight 0) names only the validation ID,
-// and the P-chain's API forgets a removed validator, so the GET of a
-// removal finds the tx that created the validation in the plugin's own
-// index of the P-chain, through a ValidationIndex the VM provides.
+// only with proof of where its validation ID came from (platformvm's
+// signatureRequestVerifier): the RegisterL1Validator message that registered
+// it, or the subnet and index of the conversion it was a validator of. A
+// removal (SetL1ValidatorWeightTx with weight 0) names only the validation
+// ID, and the P-chain's API forgets a removed validator, so the GET of a
+// removal finds the tx that created the validation in the plugin's own index
+// of the P-chain, through a ValidationIndex the VM provides.
 
 // ValidationIndex finds the P-chain tx that created an L1 validation.
 type ValidationIndex interface {

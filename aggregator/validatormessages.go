@@ -16,15 +16,14 @@ import (
 )
 
 // The warp messages the P-chain signs about one L1 validator
-// (RegisterL1ValidatorTx, SetL1ValidatorWeightTx). Unlike a conversion,
-// what it signs depends on the validator's current state, which the
-// P-chain's signature handler checks (vms/platformvm/network/warp.go,
+// (RegisterL1ValidatorTx, SetL1ValidatorWeightTx). Unlike a conversion, what
+// it signs depends on the validator's current state, which the P-chain's
+// signature handler checks (vms/platformvm/network/warp.go,
 // signatureRequestVerifier): it signs L1ValidatorRegistration(true) only
 // while the validator exists, L1ValidatorWeight only for the validator's
 // latest nonce and weight, and L1ValidatorRegistration(false) only for a
-// validator that is gone, given a justification proving where its
-// validation ID came from. So each GET reads the current state
-// (sigagg.md §5.3, §5.4: never cached).
+// validator that is gone, given a justification proving where its validation
+// ID came from. So each GET reads the current state (never cached).
 
 // maxConversionIndex bounds the search for a validation ID among a
 // conversion's validators (subnetID.Append(i)): far more validators than
@@ -63,7 +62,7 @@ type pchainState interface {
 // be registered again). The L1 named in the message signs: its contracts
 // verify P-chain messages against its own validators.
 func registrationRequest(ctx context.Context, networkID uint32, st pchainState, tx *txs.Tx, u *txs.RegisterL1ValidatorTx) (Request, error) {
-	register, err := registerMessageOf(u)
+	_, register, err := l1MessageOf(u.Message, message.ParseRegisterL1Validator)
 	if err != nil {
 		return Request{}, fmt.Errorf("reading the RegisterL1Validator message of %s: %w", tx.ID(), err)
 	}
@@ -101,7 +100,7 @@ func registrationRequest(ctx context.Context, networkID uint32, st pchainState, 
 // not the answer to a weight change it no longer waits for: the GET of a
 // weight change to a removed validator is a 400 pointing at the removal.
 func weightRequest(ctx context.Context, networkID uint32, st pchainState, tx *txs.Tx, u *txs.SetL1ValidatorWeightTx) (Request, error) {
-	sourceChainID, weight, err := weightMessageOf(u)
+	sourceChainID, weight, err := l1MessageOf(u.Message, message.ParseL1ValidatorWeight)
 	if err != nil {
 		return Request{}, fmt.Errorf("reading the L1ValidatorWeight message of %s: %w", tx.ID(), err)
 	}
@@ -186,7 +185,7 @@ func removalJustification(ctx context.Context, st pchainState, managerChainID, v
 	}
 	switch u := creator.Unsigned.(type) {
 	case *txs.RegisterL1ValidatorTx:
-		register, err := registerMessageOf(u)
+		_, register, err := l1MessageOf(u.Message, message.ParseRegisterL1Validator)
 		if err != nil {
 			return ids.Empty, nil, fmt.Errorf("reading the RegisterL1Validator message of %s: %w", creator.ID(), err)
 		}
@@ -242,36 +241,24 @@ func conversionIndex(subnetID, validationID ids.ID) (uint32, bool) {
 	return 0, false
 }
 
-// registerMessageOf reads the RegisterL1Validator message a
-// RegisterL1ValidatorTx carries, as the P-chain's executor does.
-func registerMessageOf(u *txs.RegisterL1ValidatorTx) (*message.RegisterL1Validator, error) {
-	signed, err := warp.ParseMessage(u.Message)
+// l1MessageOf reads the L1 validator message an L1 tx's warp message
+// carries (parse reads it from the addressed call's payload), as the
+// P-chain's executor does, and the chain that sent it.
+func l1MessageOf[M any](b []byte, parse func([]byte) (M, error)) (ids.ID, M, error) {
+	var none M
+	signed, err := warp.ParseMessage(b)
 	if err != nil {
-		return nil, err
+		return ids.Empty, none, err
 	}
 	call, err := payload.ParseAddressedCall(signed.Payload)
 	if err != nil {
-		return nil, err
+		return ids.Empty, none, err
 	}
-	return message.ParseRegisterL1Validator(call.Payload)
-}
-
-// weightMessageOf reads the L1ValidatorWeight message a
-// SetL1ValidatorWeightTx carries, and the chain that sent it.
-func weightMessageOf(u *txs.SetL1ValidatorWeightTx) (ids.ID, *message.L1ValidatorWeight, error) {
-	signed, err := warp.ParseMessage(u.Message)
+	m, err := parse(call.Payload)
 	if err != nil {
-		return ids.Empty, nil, err
+		return ids.Empty, none, err
 	}
-	call, err := payload.ParseAddressedCall(signed.Payload)
-	if err != nil {
-		return ids.Empty, nil, err
-	}
-	weight, err := message.ParseL1ValidatorWeight(call.Payload)
-	if err != nil {
-		return ids.Empty, nil, err
-	}
-	return signed.SourceChainID, weight, nil
+	return signed.SourceChainID, m, nil
 }
 
 func registrationMessage(networkID uint32, validationID ids.ID, registered bool) (*warp.UnsignedMessage, error) {

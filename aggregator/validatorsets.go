@@ -11,11 +11,11 @@ import (
 )
 
 // validatorView reads validator sets from the host node's P-chain through
-// the plugin's validators.State (a gRPC client to the node, cached for a
-// few heights by the rpcchainvm server; sigagg.md §4.1). It saves a JSON
-// round trip per request over platform.getValidatorsAt, and its warp sets
-// are the canonical ones warp verification uses: validators sorted by BLS
-// key, nodes sharing a key merged.
+// the plugin's validators.State (a gRPC client to the node, cached for a few
+// heights by the rpcchainvm server). It saves a JSON round trip per request
+// over platform.getValidatorsAt, and its warp sets are the canonical ones
+// warp verification uses: validators sorted by BLS key, nodes sharing a key
+// merged.
 type validatorView struct {
 	state validators.State
 

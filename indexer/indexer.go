@@ -1,11 +1,18 @@
 // Package indexer runs avadata's followers: one per followed chain, each
 // moving the node's accepted blocks into the store, and beside each EVM
 // chain's follower the task that describes the contracts it saw.
-// Subpackages hold the pieces along the data's path: nodeapi (the node's
-// APIs), blockindex, pchain, xchain and evmchain (reading and parsing each
-// kind of chain), chaindata and evmdata (the domain model), follower (the
-// catch-up/live loop), evmmeta (contract metadata) and store (the Badger
-// index).
+// Subpackages hold the pieces along the data's path:
+//
+//   - netinfo: the network the node runs on and the chains followed;
+//   - nodeapi: the node's APIs; blockindex: blocks from its index API;
+//   - pchain, xchain, catomic and evmchain: reading and decoding each kind
+//     of chain (catomic: the C-chain's atomic txs), with txsig recovering
+//     who signed a primary-network tx's inputs;
+//   - chaindata, pdata and evmdata: the domain model (what every chain's
+//     blocks share, the primary network's data, an EVM chain's data);
+//   - follower: the catch-up/live loop;
+//   - evmmeta: contract metadata;
+//   - store: the Badger index.
 package indexer
 
 import (

@@ -12,8 +12,9 @@ import (
 	"github.com/avadata/avadata/indexer/nodeapi"
 )
 
-// The token standards' event signatures (indexing.md §4.1). They are
-// computed once and never written.
+// The token standards' event signatures: ERC-20 and ERC-721 Transfer,
+// ERC-1155 TransferSingle and TransferBatch. They are computed once and
+// never written.
 var (
 	topicTransfer       = crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
 	topicTransferSingle = crypto.Keccak256Hash([]byte("TransferSingle(address,address,address,uint256,uint256)"))

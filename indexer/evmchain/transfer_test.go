@@ -14,7 +14,7 @@ import (
 )
 
 func TestTopicsAreTheStandardEvents(t *testing.T) {
-	// The values indexing.md §4.1 lists.
+	// The topics the standards publish.
 	require.Equal(t, "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef", topicTransfer.Hex())
 	require.Equal(t, "0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62", topicTransferSingle.Hex())
 	require.Equal(t, "0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb", topicTransferBatch.Hex())

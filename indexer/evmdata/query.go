@@ -40,7 +40,7 @@ func (r BlockRange) Contains(n uint64) bool { return n >= r.From && (r.To == 0 |
 
 // IndexedTx is a transaction with its block. In address listings its
 // Transfers and Internal lists hold only the entries that involve the
-// address (spec endpoint 3).
+// address, as listTransactions gives them.
 type IndexedTx struct {
 	Block BlockRef
 	Tx    Tx

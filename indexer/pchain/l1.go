@@ -45,13 +45,9 @@ func (d *txDecoder) RegisterL1ValidatorTx(tx *txs.RegisterL1ValidatorTx) error {
 	if err := d.base(&tx.BaseTx.BaseTx); err != nil {
 		return err
 	}
-	call, err := addressedCall(tx.Message)
+	msg, err := l1ValidatorMessage(tx.Message, "RegisterL1Validator", message.ParseRegisterL1Validator)
 	if err != nil {
 		return err
-	}
-	msg, err := message.ParseRegisterL1Validator(call)
-	if err != nil {
-		return fmt.Errorf("parsing RegisterL1Validator message: %w", err)
 	}
 	nodeID, err := ids.ToNodeID(msg.NodeID)
 	if err != nil {
@@ -78,13 +74,9 @@ func (d *txDecoder) SetL1ValidatorWeightTx(tx *txs.SetL1ValidatorWeightTx) error
 	if err := d.base(&tx.BaseTx.BaseTx); err != nil {
 		return err
 	}
-	call, err := addressedCall(tx.Message)
+	msg, err := l1ValidatorMessage(tx.Message, "L1ValidatorWeight", message.ParseL1ValidatorWeight)
 	if err != nil {
 		return err
-	}
-	msg, err := message.ParseL1ValidatorWeight(call)
-	if err != nil {
-		return fmt.Errorf("parsing L1ValidatorWeight message: %w", err)
 	}
 	d.out.ValidationID = msg.ValidationID
 	d.out.L1Validators = []pdata.L1Validator{{ValidationID: msg.ValidationID, Weight: msg.Weight}}
@@ -109,18 +101,24 @@ func (d *txDecoder) DisableL1ValidatorTx(tx *txs.DisableL1ValidatorTx) error {
 	return nil
 }
 
-// addressedCall unwraps an L1 tx's warp message down to the payload the
-// L1's validator manager sent, as the executor does.
-func addressedCall(b []byte) ([]byte, error) {
+// l1ValidatorMessage unwraps an L1 tx's warp message down to the payload
+// the L1's validator manager sent, as the executor does, and parses it as
+// the named message with parse.
+func l1ValidatorMessage[M any](b []byte, name string, parse func([]byte) (M, error)) (M, error) {
+	var none M
 	msg, err := warp.ParseMessage(b)
 	if err != nil {
-		return nil, fmt.Errorf("parsing warp message: %w", err)
+		return none, fmt.Errorf("parsing warp message: %w", err)
 	}
 	call, err := payload.ParseAddressedCall(msg.Payload)
 	if err != nil {
-		return nil, fmt.Errorf("parsing warp addressed call: %w", err)
+		return none, fmt.Errorf("parsing warp addressed call: %w", err)
 	}
-	return call.Payload, nil
+	m, err := parse(call.Payload)
+	if err != nil {
+		return none, fmt.Errorf("parsing %s message: %w", name, err)
+	}
+	return m, nil
 }
 
 func pChainOwners(o message.PChainOwner) *pdata.Owners {

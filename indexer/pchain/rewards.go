@@ -65,7 +65,7 @@ func (s *Source) resolveReward(ctx context.Context, tx *pdata.Tx) error {
 }
 
 // rewardUTXOs describes the reward UTXOs getRewardUTXOs returned for the
-// staking tx staking, and tells each one's reward type (indexing.md §3.4,
+// staking tx staking, and tells each one's reward type (platformvm's
 // proposalTxExecutor.rewardValidatorTx and rewardDelegatorTx): they follow
 // the stake, at n+s on. On commit, the one at n+s is the staker's own reward
 // (VALIDATOR, or DELEGATOR) and the next one the delegatee fee

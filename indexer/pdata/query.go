@@ -36,7 +36,8 @@ type TxQuery struct {
 	After *TxPos
 	Limit int
 	// MaxUTXOs caps the UTXOs one page may hold; a page stops early past it
-	// (Data API rule 3).
+	// (listLatestPrimaryNetworkTransactions may return fewer txs than the
+	// page size once their UTXOs reach a threshold).
 	MaxUTXOs int
 }
 

@@ -25,7 +25,7 @@ func (r *PrimaryReader) Balances(ctx context.Context, chain netinfo.Chain, addrs
 	}
 	sums := map[group]*pdata.BalanceEntry{}
 	seen := map[ids.ID]bool{}
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		for _, addr := range addrs {
 			prefix := uaddrPrefix(chain, addr)
 			err := scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
@@ -76,8 +76,9 @@ func (r *PrimaryReader) Balances(ctx context.Context, chain netinfo.Chain, addrs
 	return out, nil
 }
 
-// classify puts a UTXO in its balance category at time at (indexing.md
-// §3.3); false when it did not exist then (not created yet, or consumed).
+// classify puts a UTXO in its balance category at time at (one of the
+// eight of getBalancesByAddresses); false when it did not exist then (not
+// created yet, or consumed).
 // X-chain UTXOs have no stake and no stakeable lock, so they come out
 // UnlockedUnstaked or LockedPlatform (the X-chain's unlocked and locked).
 func classify(b *balanceRow, at int64) (pdata.BalanceCategory, bool) {

@@ -231,16 +231,7 @@ func (w *blockTxn) delete(k []byte) error {
 
 // get returns a copy of k's value, or nil when k is absent (the transaction
 // sees its own pending writes).
-func (w *blockTxn) get(k []byte) ([]byte, error) {
-	item, err := w.txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return item.ValueCopy(nil)
-}
+func (w *blockTxn) get(k []byte) ([]byte, error) { return getValue(w.txn, k) }
 
 // has reports whether k exists.
 func (w *blockTxn) has(k []byte) (bool, error) {

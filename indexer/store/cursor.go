@@ -18,7 +18,7 @@ var ErrNotContiguous = errors.New("blocks do not start at the cursor")
 // index, and EVM genesis blocks hold no transactions).
 func (s *Store) Cursor(ctx context.Context, chain netinfo.Chain, stream Stream) (Cursor, error) {
 	var c Cursor
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		var err error
 		c, err = readCursor(txn, chain, stream)
 		return err
@@ -40,12 +40,4 @@ func readCursor(txn *badger.Txn, chain netinfo.Chain, stream Stream) (Cursor, er
 		return err
 	})
 	return c, err
-}
-
-// view runs fn in a read transaction unless ctx has already ended.
-func (s *Store) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.View(fn)
 }

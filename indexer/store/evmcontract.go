@@ -18,7 +18,7 @@ import (
 func (s *Store) Contract(ctx context.Context, chain netinfo.Chain, addr common.Address) (evmdata.Contract, bool, error) {
 	var c evmdata.Contract
 	found := false
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		var err error
 		c, found, err = readContract(txn, chain, addr)
 		return err
@@ -81,7 +81,7 @@ func (s *Store) NFTsOf(ctx context.Context, chain netinfo.Chain, owner common.Ad
 	after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
 	var out []evmdata.NFT
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		if pinned != 0 {
 			var err error
 			out, err = nftsAsOf(ctx, txn, chain, owner, contract, after, limit, pinned)
@@ -138,7 +138,7 @@ func (s *Store) Holders(ctx context.Context, chain netinfo.Chain, contract commo
 ) ([]evmdata.Holder, evmdata.Collection, error) {
 	var out []evmdata.Holder
 	var coll evmdata.Collection
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		if pinned != 0 {
 			var err error
 			out, coll, err = holdersAsOf(ctx, txn, chain, contract, after, limit, pinned)
@@ -179,7 +179,7 @@ func (s *Store) Holders(ctx context.Context, chain netinfo.Chain, contract commo
 // NFTOwner returns the current owner of an ERC-721 token (zero when none).
 func (s *Store) NFTOwner(ctx context.Context, chain netinfo.Chain, contract common.Address, id *big.Int) (common.Address, error) {
 	var owner common.Address
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		v, err := getValue(txn, newKey(tagNFTOwner, chain).addr(contract).tokenID(id))
 		if v != nil {
 			owner = common.BytesToAddress(v)

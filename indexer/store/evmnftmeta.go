@@ -37,7 +37,7 @@ func (s *Store) SetNFTMetadata(ctx context.Context, chain netinfo.Chain, contrac
 // NFTMetadata returns a token's URI and metadata; nil when not read yet.
 func (s *Store) NFTMetadata(ctx context.Context, chain netinfo.Chain, contract common.Address, id *big.Int) (*evmdata.NFTMetadata, error) {
 	var m *evmdata.NFTMetadata
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		var err error
 		m, err = readNFTMetadata(txn, chain, contract, id)
 		return err

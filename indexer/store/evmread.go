@@ -22,7 +22,7 @@ import (
 // the transfers and internal transactions that involve it.
 func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error) {
 	var out []evmdata.IndexedTx
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := newKey(tagEVMAddr, chain).addr(q.Address)
 		lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
 		if q.After != nil {
@@ -55,7 +55,7 @@ func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.A
 func (s *Store) TxByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.IndexedTx, bool, error) {
 	var tx evmdata.IndexedTx
 	found := false
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		v, err := getValue(txn, newKey(tagEVMHash, chain).hash(hash))
 		if err != nil || v == nil {
 			return err
@@ -77,7 +77,7 @@ func (s *Store) TxByHash(ctx context.Context, chain netinfo.Chain, hash common.H
 // TokenTransfers lists a token contract's transfers, newest first.
 func (s *Store) TokenTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.TransferQuery) ([]evmdata.IndexedTransfer, error) {
 	var out []evmdata.IndexedTransfer
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := newKey(tagEVMToken, chain).addr(q.Token)
 		lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
 		if q.After != nil {
@@ -131,32 +131,6 @@ func blockBounds(prefix key, r evmdata.BlockRange, pinned uint64) ([]byte, []byt
 		return lo, nil
 	}
 	return lo, prefix.u64(upper)
-}
-
-func minKey(a, b []byte) []byte {
-	if a == nil || string(b) < string(a) {
-		return b
-	}
-	return a
-}
-
-func maxKey(a, b []byte) []byte {
-	if string(b) > string(a) {
-		return b
-	}
-	return a
-}
-
-// getValue returns a copy of k's value, or nil when k is absent.
-func getValue(txn *badger.Txn, k []byte) ([]byte, error) {
-	item, err := txn.Get(k)
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return item.ValueCopy(nil)
 }
 
 // blockCache keeps the block rows one request reads, since a page's items

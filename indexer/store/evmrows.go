@@ -237,8 +237,8 @@ func decodeDeployment(contract common.Address, v []byte) (evmdata.Deployment, er
 	return d, r.done()
 }
 
-// contractRow is the stored part of evmdata.Contract (the deployment has its
-// own row).
+// encodeContract stores the part of evmdata.Contract a contract row holds
+// (the deployment has its own row).
 func encodeContract(c *evmdata.Contract) []byte {
 	w := rowWriter{buf: make([]byte, 0, 64)}
 	w.byte(rowVersion1)

@@ -60,7 +60,7 @@ import (
 //	                                                         excess, active count) after the block (when known),
 //	                                                         proposer
 //	0x41  bprop | chain | nodeID(20) | height(8)             "" : the block's proposer (blocks with a proposer NodeID)
-//	0x42  vtx | index(8)                                     X-chain DAG vertex record (vertexrows.go): id, parent IDs,
+//	0x42  vtx | index(8)                                     X-chain DAG vertex record (vertex.go): id, parent IDs,
 //	                                                         DAG height, time (node acceptance), size, tx IDs;
 //	                                                         keyed by acceptance index in the node's vertex index
 //	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
@@ -89,8 +89,8 @@ import (
 //	0x94  enftbyh | chain | owner(20) | contract(20) | tokenID(32) | height(8)   kind(1) | balance from that block on
 //	                                                         (history of 0x8B; kind 0: no longer held)
 //
-// Reserved for the capabilities that come next (see
-// shared/reference/indexing.md §6.2): 0xA0-0xAF signature aggregation.
+// Reserved for the capabilities that come next: 0xA0-0xAF signature
+// aggregation.
 //
 // Vertex rows (0x42-0x44) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -163,6 +163,11 @@ const (
 	tagCollH    byte = 0x93
 	tagNFTByH   byte = 0x94
 )
+
+// maxKeyLen is the length of the layout's longest key (0x94: tag, chain,
+// owner, contract, token ID, height): a reverse scan of a whole prefix
+// starts from a key longer than any (pastPrefix).
+const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 
 // SchemaVersion is the layout version written into a new store. Opening a
 // store written with another version fails with a message that says how to

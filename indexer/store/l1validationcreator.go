@@ -33,7 +33,7 @@ type L1ValidationCreator struct {
 // validation validationID; found is false when the index holds none (its
 // P-chain follower has not reached it, or no such validation exists).
 func (r *PrimaryReader) L1ValidationCreator(ctx context.Context, validationID ids.ID) (creator L1ValidationCreator, found bool, err error) {
-	err = r.s.view(ctx, func(txn *badger.Txn) error {
+	err = r.s.read(ctx, func(txn *badger.Txn) error {
 		item, err := txn.Get(l1ValidationKey(validationID))
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil

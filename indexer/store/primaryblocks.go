@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/ava-labs/avalanchego/ids"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -18,7 +17,7 @@ import (
 func (r *PrimaryReader) Block(ctx context.Context, chain netinfo.Chain, height uint64) (pdata.IndexedBlock, bool, error) {
 	var b pdata.IndexedBlock
 	found := false
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		var err error
 		b, found, err = loadIndexedBlock(ctx, txn, chain, height)
 		return err
@@ -32,7 +31,7 @@ func (r *PrimaryReader) Block(ctx context.Context, chain netinfo.Chain, height u
 // BlocksByProposer lists chain's blocks proposed by q.NodeID.
 func (r *PrimaryReader) BlocksByProposer(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
 	var out []pdata.IndexedBlock
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		prefix := proposerPrefix(chain, q.NodeID)
 		lo := prefix.u64(q.FromHeight)
 		var hi []byte
@@ -81,11 +80,9 @@ func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain,
 	prefix := newKey(tagPChainTx, chain).u64(height)
 	hi := prefix.u32(uint32(rec.TxCount))
 	err = scanRange(ctx, txn, prefix, prefix, hi, false, func(item *badger.Item) (bool, error) {
-		return true, item.Value(func(v []byte) error {
-			id, err := ids.ToID(v)
-			b.TxIDs = append(b.TxIDs, id)
-			return err
-		})
+		id, err := itemID(item)
+		b.TxIDs = append(b.TxIDs, id)
+		return true, err
 	})
 	return b, true, err
 }
@@ -95,7 +92,7 @@ func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain,
 // C-chain EVM block rows), whose times do not decrease with height.
 func (r *PrimaryReader) HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error) {
 	var height uint64
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		cursor, err := readCursor(txn, chain, StreamBlocks)
 		if err != nil {
 			return err

@@ -39,7 +39,7 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 		types[t] = true
 	}
 	var out []pdata.IndexedTx
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		prefixes := []key{newKey(tagPChainTx, chain)}
 		if len(q.Addresses) > 0 {
 			prefixes = prefixes[:0]
@@ -47,18 +47,18 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 				prefixes = append(prefixes, addrTxPrefix(chain, addr))
 			}
 		}
-		var cursors []*posCursor
+		var ranges []rangeIter
 		for _, prefix := range prefixes {
-			cursors = append(cursors, newPosCursor(txn, prefix, &q))
+			ranges = append(ranges, txRange(txn, prefix, &q))
 		}
 		if dag, ok := dagPart(chain, q); ok {
 			for _, prefix := range prefixes {
-				cursors = append(cursors, newPosCursor(txn, prefix, &dag))
+				ranges = append(ranges, txRange(txn, prefix, &dag))
 			}
 		}
 		utxos := 0
-		return mergeTxPositions(ctx, cursors, func(pos pdata.TxPos, rawID []byte) (bool, error) {
-			id, err := ids.ToID(rawID)
+		return mergeRanges(ctx, ranges, txOrder, func(pos pdata.TxPos, item *badger.Item) (bool, error) {
+			id, err := itemID(item)
 			if err != nil {
 				return false, fmt.Errorf("corrupt tx row at %d/%d: %w", pos.Height, pos.Index, err)
 			}
@@ -245,7 +245,7 @@ func loadIndexedUTXO(txn *badger.Txn, id ids.ID, fallback pdata.UTXO) (u pdata.I
 // Assets describes the given assets; unknown ones are left out.
 func (r *PrimaryReader) Assets(ctx context.Context, assets []ids.ID) (map[ids.ID]pdata.Asset, error) {
 	out := make(map[ids.ID]pdata.Asset, len(assets))
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		for _, id := range assets {
 			item, err := txn.Get(assetKey(id))
 			if errors.Is(err, badger.ErrKeyNotFound) {

@@ -66,46 +66,6 @@ func decodePTx(v []byte) (ptxRecord, error) {
 	return t, r.done()
 }
 
-func writeIDs(w *rowWriter, list []ids.ID) {
-	w.uint(uint64(len(list)))
-	for _, id := range list {
-		w.id(id)
-	}
-}
-
-func readIDs(r *rowReader) []ids.ID {
-	n := r.uint()
-	if n > uint64(len(r.buf)/ids.IDLen) {
-		r.fail()
-		return nil
-	}
-	out := make([]ids.ID, n)
-	for i := range out {
-		out[i] = r.id()
-	}
-	return out
-}
-
-func writeShortIDs(w *rowWriter, list []ids.ShortID) {
-	w.uint(uint64(len(list)))
-	for _, id := range list {
-		w.shortID(id)
-	}
-}
-
-func readShortIDs(r *rowReader) []ids.ShortID {
-	n := r.uint()
-	if n > uint64(len(r.buf)/ids.ShortIDLen) {
-		r.fail()
-		return nil
-	}
-	out := make([]ids.ShortID, n)
-	for i := range out {
-		out[i] = r.shortID()
-	}
-	return out
-}
-
 // blockRecord is a stored P/X block: the Data API's block fields (with the
 // P-chain supply and L1 validator fee state after it), and the chain time after it (Apricot blocks
 // that follow take it).

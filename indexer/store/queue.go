@@ -14,19 +14,19 @@ import (
 // a batch, stores what it read and removes the entry in one transaction.
 
 // readQueue reads up to limit entries of a queue keyspace, each turned into
-// a T by read (given the key after tag|chain, and the value).
+// a T by entryOf (given the key after tag|chain, and the value).
 func readQueue[T any](ctx context.Context, s *Store, chain netinfo.Chain, tag byte, limit int, what string,
-	read func(txn *badger.Txn, suffix, value []byte) (T, error),
+	entryOf func(txn *badger.Txn, suffix, value []byte) (T, error),
 ) ([]T, error) {
 	var out []T
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := newKey(tag, chain)
 		return scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
 			v, err := item.ValueCopy(nil)
 			if err != nil {
 				return false, err
 			}
-			entry, err := read(txn, item.Key()[len(prefix):], v)
+			entry, err := entryOf(txn, item.Key()[len(prefix):], v)
 			if err != nil {
 				return false, err
 			}

@@ -151,3 +151,38 @@ func (r *rowReader) done() error {
 	}
 	return r.err
 }
+
+// writeList writes a list: its length, then each element with write.
+func writeList[T any](w *rowWriter, list []T, write func(*rowWriter, T)) {
+	w.uint(uint64(len(list)))
+	for _, v := range list {
+		write(w, v)
+	}
+}
+
+// readList reads a list writeList wrote, of elements of size bytes each
+// (of decodes one from its bytes): a length the rest of the row cannot hold
+// fails the row before anything is allocated for it. The reader itself is
+// not handed to of, so it stays on its decoder's stack.
+func readList[T any](r *rowReader, size int, of func([]byte) T) []T {
+	n := r.uint()
+	if n > uint64(len(r.buf)/size) {
+		r.fail()
+		return nil
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = of(r.raw(size))
+	}
+	return out
+}
+
+func writeIDs(w *rowWriter, list []ids.ID) { writeList(w, list, (*rowWriter).id) }
+func readIDs(r *rowReader) []ids.ID {
+	return readList(r, ids.IDLen, func(b []byte) ids.ID { return ids.ID(b) })
+}
+
+func writeShortIDs(w *rowWriter, list []ids.ShortID) { writeList(w, list, (*rowWriter).shortID) }
+func readShortIDs(r *rowReader) []ids.ShortID {
+	return readList(r, ids.ShortIDLen, func(b []byte) ids.ShortID { return ids.ShortID(b) })
+}

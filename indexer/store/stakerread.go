@@ -20,7 +20,7 @@ import (
 // delegators with their validator.
 func (r *PrimaryReader) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.IndexedStaker, error) {
 	var out []pdata.IndexedStaker
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		keep := stakerFilter(&q)
 		visit := func(id ids.ID) (bool, error) {
 			s, ok, err := readStaker(txn, id)
@@ -40,7 +40,7 @@ func (r *PrimaryReader) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pda
 			return stakersByTxID(txn, &q, visit)
 		}
 		kind := stakerKind(q.Delegators)
-		var cursors []*seqCursor
+		var ranges []rangeIter
 		var after *seqPos
 		if q.After != nil {
 			after = &seqPos{n: uint64(q.After.Start), id: q.After.TxID}
@@ -48,16 +48,16 @@ func (r *PrimaryReader) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pda
 		switch {
 		case len(q.NodeIDs) > 0:
 			for _, node := range q.NodeIDs {
-				cursors = append(cursors, newSeqCursor(txn, stakerNodePrefix(node, kind), after, q.Desc))
+				ranges = append(ranges, seqRange(txn, stakerNodePrefix(node, kind), after, q.Desc))
 			}
 		case len(q.RewardAddrs) > 0:
 			for _, addr := range q.RewardAddrs {
-				cursors = append(cursors, newSeqCursor(txn, stakerAddrPrefix(addr, kind), after, q.Desc))
+				ranges = append(ranges, seqRange(txn, stakerAddrPrefix(addr, kind), after, q.Desc))
 			}
 		default:
-			cursors = append(cursors, newSeqCursor(txn, stakerOrderPrefix(kind), after, q.Desc))
+			ranges = append(ranges, seqRange(txn, stakerOrderPrefix(kind), after, q.Desc))
 		}
-		return mergeSeq(ctx, cursors, func(pos seqPos, _ []byte) (bool, error) { return visit(pos.id) })
+		return mergeRanges(ctx, ranges, seqOrder, func(pos seqPos, _ *badger.Item) (bool, error) { return visit(pos.id) })
 	})
 	if err != nil {
 		return nil, fmt.Errorf("listing stakers: %w", err)
@@ -83,13 +83,13 @@ func stakersByTxID(txn *badger.Txn, q *pdata.StakerQuery, visit func(ids.ID) (bo
 			continue
 		}
 		pos := seqPos{n: uint64(s.Staker.Start), id: id}
-		if q.After != nil && !(seqPos{n: uint64(q.After.Start), id: q.After.TxID}).before(pos, q.Desc) {
+		if q.After != nil && !seqOrder.before(seqPos{n: uint64(q.After.Start), id: q.After.TxID}, pos, q.Desc) {
 			continue
 		}
 		found = append(found, pos)
 	}
 	slices.SortFunc(found, func(a, b seqPos) int {
-		if a.before(b, q.Desc) {
+		if seqOrder.before(a, b, q.Desc) {
 			return -1
 		}
 		return 1
@@ -182,7 +182,7 @@ func fillStaker(ctx context.Context, txn *badger.Txn, s *pdata.IndexedStaker) er
 			return false, err
 		}
 		if sum.Subnet == st.Subnet && sum.End >= st.End {
-			validator = seqAt(item.Key(), len(prefix)).id
+			validator = seqAt(item.Key()[len(prefix):]).id
 			return false, nil
 		}
 		return true, nil
@@ -230,22 +230,22 @@ func readStaker(txn *badger.Txn, id ids.ID) (pdata.IndexedStaker, bool, error) {
 // the staker it rewarded. No address and no node select nothing.
 func (r *PrimaryReader) Rewards(ctx context.Context, q pdata.RewardQuery) ([]pdata.IndexedReward, error) {
 	var out []pdata.IndexedReward
-	err := r.s.view(ctx, func(txn *badger.Txn) error {
+	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		var after *seqPos
 		if q.After != nil {
 			after = &seqPos{n: uint64(q.After.Time), id: q.After.UTXOID}
 		}
-		var cursors []*seqCursor
+		var ranges []rangeIter
 		for _, addr := range q.Addrs {
-			cursors = append(cursors, newSeqCursor(txn, rewardAddrPrefix(addr), after, q.Desc))
+			ranges = append(ranges, seqRange(txn, rewardAddrPrefix(addr), after, q.Desc))
 		}
 		for _, node := range q.NodeIDs {
-			cursors = append(cursors, newSeqCursor(txn, rewardNodePrefix(node), after, q.Desc))
+			ranges = append(ranges, seqRange(txn, rewardNodePrefix(node), after, q.Desc))
 		}
 		// A staker usually earns more than one reward UTXO (reward and fee).
 		stakers := map[ids.ID]pdata.IndexedStaker{}
-		return mergeSeq(ctx, cursors, func(pos seqPos, value []byte) (bool, error) {
-			stakingID, err := ids.ToID(value)
+		return mergeRanges(ctx, ranges, seqOrder, func(pos seqPos, item *badger.Item) (bool, error) {
+			stakingID, err := itemID(item)
 			if err != nil {
 				return false, fmt.Errorf("corrupt reward row of utxo %s: %w", pos.id, err)
 			}

@@ -180,7 +180,7 @@ func removedValidator(txn *blockTxn, at txPlace, tx *pdata.Tx) (*pdata.IndexedSt
 		if sum.Subnet != tx.Subnet || sum.End <= at.time {
 			return true, nil
 		}
-		s, ok, err := readStakerTxn(txn, seqAt(item.Key(), len(prefix)).id)
+		s, ok, err := readStakerTxn(txn, seqAt(item.Key()[len(prefix):]).id)
 		if err != nil || !ok {
 			return err == nil, err
 		}

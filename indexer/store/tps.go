@@ -42,7 +42,7 @@ func readTPSBucket(txn *badger.Txn, chain netinfo.Chain, start int64) (TPSBucket
 // is strictly before `before` (0: no bound).
 func (s *Store) TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]TPSBucket, error) {
 	var out []TPSBucket
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := tpsPrefix(chain)
 		it := txn.NewIterator(badger.IteratorOptions{Reverse: true, Prefix: prefix})
 		defer it.Close()

@@ -89,7 +89,7 @@ func writeVertex(txn *blockTxn, v *pdata.Vertex) error {
 // limit (no bound when <= 0).
 func (s *Store) LatestVertices(ctx context.Context, after *uint64, limit int) ([]pdata.Vertex, error) {
 	var out []pdata.Vertex
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := key{tagVertex}
 		var hi []byte
 		if after != nil {
@@ -116,7 +116,7 @@ func (s *Store) LatestVertices(ctx context.Context, after *uint64, limit int) ([
 // set; at most limit (no bound when <= 0).
 func (s *Store) VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error) {
 	var out []pdata.Vertex
-	err := s.view(ctx, func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := vertexHeightPrefix(dagHeight)
 		lo := []byte(prefix)
 		var hi []byte

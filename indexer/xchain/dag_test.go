@@ -241,8 +241,9 @@ func indexDAGChain(t *testing.T, ch *dagChain, dir string, linearFirst bool) *st
 	return s
 }
 
-// dagView is what the index serves about the chain: endpoint 4's listings,
-// endpoint 7's balances at a few times, and the assets.
+// dagView is what the index serves about the chain: the tx listings of
+// listLatestPrimaryNetworkTransactions, the balances of
+// getBalancesByAddresses at a few times, and the assets.
 type dagView struct {
 	txs      map[string][]pdata.IndexedTx
 	balances map[int64][]pdata.BalanceEntry

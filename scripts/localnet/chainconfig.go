@@ -11,11 +11,11 @@ import (
 	"github.com/ava-labs/avalanchego/ids"
 )
 
-// CChainConfig returns the C-chain config the avadata indexer needs
-// (indexing.md App. B): no state sync, so the node holds every block the
-// followers ask for, and the default eth APIs plus debug-tracer for internal
-// transactions. The local subnet-evm chain gets the same config; subnet-evm
-// reads these keys too. Each call returns a new map the caller may change.
+// CChainConfig returns the C-chain config the avadata indexer needs: no
+// state sync, so the node holds every block the followers ask for, and the
+// default eth APIs plus debug-tracer for internal transactions. The local
+// subnet-evm chain gets the same config; subnet-evm reads these keys too.
+// Each call returns a new map the caller may change.
 //
 // pruning-enabled false keeps every block's state, so the node can trace any
 // block: a pruned node traces only recent blocks, and an index rebuilt from

@@ -23,7 +23,7 @@ const (
 	pollInterval  = 200 * time.Millisecond
 	healthEvery   = 500 * time.Millisecond
 	// probeTimeout bounds each probe request: once a plugin has died, every
-	// request to its chain routes hangs forever (localnet.md §8.10).
+	// request to its chain routes hangs forever.
 	probeTimeout = 5 * time.Second
 	// tailLines is how much node output an error carries.
 	tailLines = 40

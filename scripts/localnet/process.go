@@ -13,7 +13,7 @@ import (
 const (
 	// stopGrace is how long a node gets to shut down after SIGTERM before it
 	// is killed. A clean stop takes ~1.5 s; one whose plugin died first takes
-	// ~62 s (localnet.md §7), which is not worth waiting for.
+	// ~62 s, which is not worth waiting for.
 	stopGrace = 30 * time.Second
 	// groupGoneTimeout bounds the wait for the node's plugin processes to
 	// disappear after SIGKILL, so a restarted plugin never races the old one
