@@ -8,11 +8,11 @@ import (
 )
 
 // This file is the aggregator's interface to the HTTP layer
-// (handlers/sigagg_serve.go): what a request asks, what it gets back, and
+// (handlers/sigagg): what a request asks, what it gets back, and
 // the kinds of failure the handler maps to HTTP statuses.
 
 // Request is one aggregation, as the HTTP layer validated it
-// (handlers/routes_sigagg.go).
+// (handlers/sigagg).
 type Request struct {
 	// Message is the unsigned warp message to have signed.
 	Message []byte

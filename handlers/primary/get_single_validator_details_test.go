@@ -19,7 +19,7 @@ const (
 	delegatorsPath = "/v1/networks/local/delegators"
 )
 
-// Required members of each variant (OpenAPI, sdk-conformance §4.11, §4.12).
+// Required members of each variant (the OpenAPI, and what the SDK checks of them).
 var (
 	validatorCommon   = []string{"txHash", "nodeId", "subnetId", "amountStaked", "startTimestamp", "endTimestamp", "validationStatus"}
 	validatorRequired = map[string][]string{

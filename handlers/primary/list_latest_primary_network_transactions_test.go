@@ -22,7 +22,7 @@ const (
 	cTxsPath = "/v1/networks/local/blockchains/c-chain/transactions"
 )
 
-// Required members of the OpenAPI schemas (sdk-conformance §8).
+// Required members of the OpenAPI schemas, which the official SDK checks.
 var (
 	pTxRequired = []string{"txHash", "txType", "blockTimestamp", "blockNumber", "blockHash", "consumedUtxos",
 		"emittedUtxos", "value", "amountBurned", "amountStaked", "amountL1ValidatorBalanceBurned"}

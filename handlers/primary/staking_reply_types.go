@@ -5,11 +5,11 @@ package primary
 // listDelegators; listActivePrimaryNetworkStakingTransactions answers with
 // listPrimaryTxsResponse), after the hosted API's OpenAPI schemas of the same
 // names. Validators and delegators are unions discriminated by their status,
-// each variant with its own required fields (sdk-conformance §0.10): the spec's
-// single Validator and Delegator shapes are the completed variants only. As
-// elsewhere, required fields are plain values and optional ones are omitted,
-// never null; the one exception is ActiveValidatorDetails.geolocation, whose
-// key is required and whose value may be null.
+// each variant with its own required fields (what the SDK checks of a reply):
+// the spec's single Validator and Delegator shapes are the completed variants
+// only. As elsewhere, required fields are plain values and optional ones are
+// omitted, never null; the one exception is ActiveValidatorDetails.geolocation,
+// whose key is required and whose value may be null.
 
 // historicalReward is the OpenAPI's HistoricalReward: every field required.
 // reward is an AssetWithPriceInfo, an AssetAmount with an optional

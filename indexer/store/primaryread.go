@@ -16,7 +16,7 @@ import (
 // injects the chains' codecs; the store does not depend on them).
 type TxDecoder func(chain netinfo.Chain, b []byte) (*pdata.Tx, error)
 
-// PrimaryReader serves the primary-network reads (handlers.PrimaryReader).
+// PrimaryReader serves the primary-network reads (primary.Reader, in handlers/primary).
 type PrimaryReader struct {
 	s      *Store
 	decode TxDecoder
