@@ -125,11 +125,11 @@ test-e2e: build
 # quorum for fresh and cached messages, one client and 16.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
-	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/
+	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/primary/
+	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/sigagg/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;
 # rebuild them after changing tests/contracts/src. Needs node and npm; not
