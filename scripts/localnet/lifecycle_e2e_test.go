@@ -1,3 +1,9 @@
+//go:build e2e
+
+// The tests of this file start real nodes (make build first): the e2e
+// targets of the Makefile run them with -tags e2e; make test-unit leaves
+// them out.
+
 package localnet
 
 import (
@@ -34,12 +40,9 @@ func binaries(t *testing.T) (avalanchego, pluginDir string) {
 	return avalanchego, pluginDir
 }
 
-// TestLifecycle brings a network up on free ports, crashes it, restarts it,
+// TestOperatorNetworkLifecycle brings a network up on free ports, crashes it, restarts it,
 // stops it and starts it again from its data dir.
-func TestLifecycle(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a node")
-	}
+func TestOperatorNetworkLifecycle(t *testing.T) {
 	avalanchego, pluginDir := binaries(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -1,3 +1,9 @@
+//go:build e2e
+
+// The tests of this file start real nodes (make build first): the e2e
+// targets of the Makefile run them with -tags e2e; make test-unit leaves
+// them out.
+
 package localnet
 
 import (
@@ -14,12 +20,9 @@ import (
 	"github.com/ava-labs/libevm/rpc"
 )
 
-// TestSkipSubnetEVM brings a network up without the subnet-evm chain, then
+// TestOperatorSkipSubnetEVM brings a network up without the subnet-evm chain, then
 // starts it again without skipping: the existing data dir gets the chain.
-func TestSkipSubnetEVM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a node")
-	}
+func TestOperatorSkipSubnetEVM(t *testing.T) {
 	avalanchego, pluginDir := binaries(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -1,3 +1,9 @@
+//go:build e2e
+
+// The tests of this file start real nodes (make build first): the e2e
+// targets of the Makefile run them with -tags e2e; make test-unit leaves
+// them out.
+
 package multinode
 
 import (
@@ -10,13 +16,10 @@ import (
 	"github.com/avadata/avadata/vm"
 )
 
-// TestStartTmpnet is a smoke test: two nodes validating the avadata subnet,
+// TestOperatorStartTmpnet is a smoke test: two nodes validating the avadata subnet,
 // both serving the chain. Skipped unless `make build` outputs exist (or
 // $AVADATA_AVALANCHEGO / $AVADATA_PLUGIN_DIR point at them).
-func TestStartTmpnet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts nodes")
-	}
+func TestOperatorStartTmpnet(t *testing.T) {
 	avalanchego := envOr("AVADATA_AVALANCHEGO", filepath.Join("..", "..", "..", "build", "avalanchego"))
 	pluginDir := envOr("AVADATA_PLUGIN_DIR", filepath.Join("..", "..", "..", "build", "plugins"))
 	for _, p := range []string{avalanchego, filepath.Join(pluginDir, vm.ID.String())} {

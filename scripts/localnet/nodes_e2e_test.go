@@ -1,3 +1,9 @@
+//go:build e2e
+
+// The tests of this file start real nodes (make build first): the e2e
+// targets of the Makefile run them with -tags e2e; make test-unit leaves
+// them out.
+
 package localnet
 
 import (
@@ -35,17 +41,14 @@ import (
 	"github.com/avadata/avadata/scripts/seed"
 )
 
-// TestRunFiveNodes runs the launcher of `make run NODES=5` as the Makefile
+// TestOperatorRunFiveNodes runs the launcher of `make run NODES=5` as the Makefile
 // does: the local network of the five genesis validators comes up with
 // sybil protection on, node 1 serves avadata on the usual URLs, and the
 // printed aggregation example returns a warp message that avalanchego's
 // warp verification accepts against the P-chain's validator set. Ctrl-C
 // (SIGINT) stops every node; a second run resumes the network from its
 // data dir; a run asking for one node on it is refused.
-func TestRunFiveNodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts five nodes")
-	}
+func TestOperatorRunFiveNodes(t *testing.T) {
 	avalanchego, pluginDir := binaries(t)
 	stakingDir := localStakingDir(t)
 	launcher := filepath.Join(t.TempDir(), "avadata-localnet")
@@ -463,20 +466,6 @@ func checkNodesGone(t *testing.T, pids []int, uris []string) {
 			t.Errorf("%s still answers", uri)
 		}
 	}
-}
-
-// localStakingDir is avalanchego's staking/local dir: $AVADATA_LOCAL_STAKING_DIR,
-// or the one of the module this repository pins.
-func localStakingDir(t *testing.T) string {
-	t.Helper()
-	if dir := os.Getenv("AVADATA_LOCAL_STAKING_DIR"); dir != "" {
-		return dir
-	}
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/ava-labs/avalanchego").Output()
-	if err != nil {
-		t.Skipf("finding the avalanchego module (go list -m): %v", err)
-	}
-	return filepath.Join(strings.TrimSpace(string(out)), "staking", "local")
 }
 
 // freePortBlock returns the first of n consecutive free loopback ports, as
