@@ -35,6 +35,7 @@ NODES        ?= 1
 LOCAL_STAKING_DIR = $(shell $(GO) list -m -f '{{.Dir}}' github.com/ava-labs/avalanchego)/staking/local
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
+.PHONY: test-e2e-evm test-e2e-primary test-e2e-sigagg test-e2e-operator test-e2e-nodeapi
 
 all: build
 
@@ -101,18 +102,58 @@ clean:
 clean-localnet:
 	rm -rf $(DATA_DIR)
 
-# The unit tests of scripts/localnet start real nodes too, so everything is
-# built first; -count=1 because those results depend on the built binaries.
+# Everything: the build, the unit tests, then every end-to-end domain.
 test: build test-unit test-e2e
 
+# The unit tests start no node. The tests that do live in tests/e2e/<domain>
+# and tests/nodeapi, or, beside the code they test, carry the e2e build tag
+# (scripts/localnet). indexer/evmchain's TestFetchAgainstARealNode starts a
+# node without that tag, so it is skipped here and run by test-e2e-evm.
 # The fuzz test of the HTTP layer runs for a bounded time: no panic, no 5xx,
 # the spec's error body on every non-2xx reply, valid JSON-RPC from /rpc.
 test-unit:
-	$(GO) test -count=1 ./plugin/... ./vm/... ./indexer/... ./handlers/... ./aggregator/... ./scripts/...
+	$(GO) test -count=1 -skip '^TestFetchAgainstARealNode$$' ./plugin/... ./vm/... ./indexer/... ./handlers/... \
+		./aggregator/... ./scripts/... ./tests/badpeer/... ./tests/contracts/... ./tests/evmtest/...
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRouter$$' -fuzztime 15s ./handlers/
 
+# The end-to-end tests against real nodes, one domain per target; test
+# names carry their domain (TestEVM..., TestPrimary..., TestSigAgg...,
+# TestOperator..., TestNodeAPI...). TEST selects tests by name (the -run
+# regexp), e.g. make test-e2e-evm TEST=Paging, make test-e2e TEST=Kill.
+# One package runs at a time (-p 1): the nodes of two would share the
+# machine's cores. -count=1 because the results depend on the built
+# binaries, which go test does not track.
+TEST     ?= .
+E2E_TEST  = $(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run '$(TEST)'
+
+# Each domain's packages: EVM chains (tests/e2e/evm, and the real-node test
+# of indexer/evmchain); the primary network, staking and L1s; signature
+# aggregation; what an operator meets (make run and its seed, health,
+# metrics, rate limits, replicas, bad input, the local network's
+# bring-up); avalanchego's own APIs on the node that hosts avadata.
+E2E_EVM      := ./tests/e2e/evm/ ./indexer/evmchain/
+E2E_PRIMARY  := ./tests/e2e/primary/
+E2E_SIGAGG   := ./tests/e2e/sigagg/
+E2E_OPERATOR := ./tests/e2e/operator/ ./scripts/localnet/...
+E2E_NODEAPI  := ./tests/nodeapi/
+
 test-e2e: build
-	$(GO) test -count=1 -timeout 25m ./tests/...
+	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG)
+
+test-e2e-evm: build
+	$(E2E_TEST) $(E2E_EVM)
+
+test-e2e-primary: build
+	$(E2E_TEST) $(E2E_PRIMARY)
+
+test-e2e-sigagg: build
+	$(E2E_TEST) $(E2E_SIGAGG)
+
+test-e2e-operator: build
+	$(E2E_TEST) $(E2E_OPERATOR)
+
+test-e2e-nodeapi: build
+	$(E2E_TEST) $(E2E_NODEAPI)
 
 # Benchmarks: results go in the issue notes; nothing is asserted on speed.
 # The store ones index AVADATA_BENCH_TXS synthetic transactions (default
@@ -125,11 +166,11 @@ test-e2e: build
 # quorum for fresh and cached messages, one client and 16.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
-	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/
-	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/
+	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/primary/
+	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/sigagg/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;
 # rebuild them after changing tests/contracts/src. Needs node and npm; not

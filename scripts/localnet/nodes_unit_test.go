@@ -2,6 +2,7 @@ package localnet
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,4 +123,18 @@ func TestLocalIdentities(t *testing.T) {
 	if _, err := installLocalIdentity(bad, stakingDir, 2); err == nil {
 		t.Error("node 2 with node 3's BLS key accepted")
 	}
+}
+
+// localStakingDir is avalanchego's staking/local dir: $AVADATA_LOCAL_STAKING_DIR,
+// or the one of the module this repository pins.
+func localStakingDir(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("AVADATA_LOCAL_STAKING_DIR"); dir != "" {
+		return dir
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/ava-labs/avalanchego").Output()
+	if err != nil {
+		t.Skipf("finding the avalanchego module (go list -m): %v", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "staking", "local")
 }

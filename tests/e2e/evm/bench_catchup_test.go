@@ -1,0 +1,140 @@
+package evm
+
+import (
+	"context"
+	"math/big"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ava-labs/avalanchego/genesis"
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmchain"
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/nodeapi"
+	"github.com/avadata/avadata/indexer/store"
+	"github.com/avadata/avadata/scripts/localnet"
+	"github.com/avadata/avadata/tests/contracts"
+	"github.com/avadata/avadata/tests/e2e/harness"
+	"github.com/avadata/avadata/tests/evmtest"
+)
+
+// benchBurst is how many txs ensureBlocks sends at once, so blocks hold
+// real transfers and logs.
+const benchBurst = 12
+
+// benchBlocks is how many blocks the EVM catch-up benchmark needs
+// (AVADATA_BENCH_BLOCKS). It runs on the local subnet-evm chain, whose
+// blocks come ~20 ms apart; the C-chain's come 2 s apart on a fresh network
+// (ACP-226), so 2,000 of them would take over an hour to make. Both chains
+// go through the same source, follower and writer.
+func benchBlocks() uint64 {
+	if n, err := strconv.ParseUint(os.Getenv("AVADATA_BENCH_BLOCKS"), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return 2000
+}
+
+// benchChain is the fast EVM chain of the shared network.
+func benchChain(b *testing.B) localnet.EVMChain {
+	chains := env.Net(b).EVMChains()
+	if len(chains) < 2 {
+		b.Fatal("the local network has no subnet-evm chain")
+	}
+	return chains[1]
+}
+
+// ensureBlocks sends bursts of ERC-20 mints and value transfers until the
+// chain has n blocks, and returns its head.
+func ensureBlocks(b *testing.B, ctx context.Context, chain localnet.EVMChain, evm *nodeapi.EVMClient, n uint64) uint64 {
+	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	token, _, err := c.Deploy(ctx, contracts.TestERC20(), "Bench", "BNC")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for {
+		head, err := evm.BlockNumber(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if head >= n {
+			return head
+		}
+		hashes := make([]common.Hash, 0, benchBurst)
+		for i := range benchBurst {
+			var h common.Hash
+			if i%2 == 0 {
+				h, err = c.SendTransact(ctx, token, contracts.TestERC20(), "mint", nil, common.BigToAddress(big.NewInt(int64(0x10000+i))), big.NewInt(1000))
+			} else {
+				h, err = c.SendValue(ctx, common.BigToAddress(big.NewInt(int64(0x10000+i))), big.NewInt(1))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			hashes = append(hashes, h)
+		}
+		if _, err := c.WaitReceipts(ctx, hashes...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEVMCatchUp compares the EVM follower's catch-up (parallel fetch
+// of blocks, receipts and traces; parse; ordered Badger writes with the
+// cursor) with only fetching the same blocks with the same parallelism from
+// the same node in the same run.
+func BenchmarkEVMCatchUp(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	chain := benchChain(b)
+	evm, err := nodeapi.DialEVM(ctx, env.URI(b), chain.BlockchainID.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer evm.Close()
+	head := ensureBlocks(b, ctx, chain, evm, benchBlocks())
+	src := evmchain.NewSource(evm, evmchain.DefaultOptions())
+	txs := countTxs(b, ctx, src, head)
+	b.Logf("%s: %d blocks, %d txs", chain.Name, head, txs)
+
+	report := func(b *testing.B) {
+		secs := b.Elapsed().Seconds()
+		b.ReportMetric(float64(uint64(b.N)*head)/secs, "blocks/s")
+		b.ReportMetric(float64(uint64(b.N)*txs)/secs, "tx/s")
+	}
+	b.Run("fetch-only", func(b *testing.B) {
+		for range b.N {
+			harness.FetchAll(b, ctx, src, head)
+		}
+		report(b)
+	})
+	b.Run("follower", func(b *testing.B) {
+		for range b.N {
+			harness.CatchUpOnce(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), head,
+				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, nil)
+		}
+		report(b)
+	})
+}
+
+func countTxs(b *testing.B, ctx context.Context, src *evmchain.Source, head uint64) uint64 {
+	var txs uint64
+	for from := uint64(1); from <= head; from += harness.BenchBatch {
+		blocks, err := src.Fetch(ctx, from, int(min(harness.BenchBatch, head-from+1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, blk := range blocks {
+			txs += uint64(len(blk.Txs))
+		}
+	}
+	return txs
+}
