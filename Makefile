@@ -107,12 +107,11 @@ test: build test-unit test-e2e
 
 # The unit tests start no node. The tests that do live in tests/e2e/<domain>
 # and tests/nodeapi, or, beside the code they test, carry the e2e build tag
-# (scripts/localnet). indexer/evmchain's TestFetchAgainstARealNode starts a
-# node without that tag, so it is skipped here and run by test-e2e-evm.
+# (scripts/localnet, indexer/evmchain) and run with their domain's target.
 # The fuzz test of the HTTP layer runs for a bounded time: no panic, no 5xx,
 # the spec's error body on every non-2xx reply, valid JSON-RPC from /rpc.
 test-unit:
-	$(GO) test -count=1 -skip '^TestFetchAgainstARealNode$$' ./plugin/... ./vm/... ./indexer/... ./handlers/... \
+	$(GO) test -count=1 ./plugin/... ./vm/... ./indexer/... ./handlers/... \
 		./aggregator/... ./scripts/... ./tests/badpeer/... ./tests/contracts/... ./tests/evmtest/...
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRouter$$' -fuzztime 15s ./handlers/
 

@@ -200,7 +200,7 @@ func listEndpoints(node string) []string {
 // request after the other as fast as this client goes, for a while, over
 // plain HTTP/1.1 as the official SDK does. On the defaults no request may
 // get a 429. It reports the rate reached, the figure the defaults are
-// sized against (handlers.DefaultAnonymousRPS).
+// sized against (limits.DefaultAnonymousRPS, in handlers/limits).
 func defaultsLetOneClientPage(t *testing.T, ctx context.Context, n *localnet.Network) {
 	issuer := harness.NewTxIssuer(t, ctx, n.URI())
 	issuer.IssueX(t, ctx, 10)

@@ -14,7 +14,7 @@ import (
 )
 
 // primaryNetwork is the {network} path value of the local network: the
-// node's network name, as handlers/chains.go resolves it.
+// node's network name, as handlers/api/chains.go resolves it.
 const primaryNetwork = "local"
 
 // primaryIndexTimeout bounds waiting for avadata to index the scenario.

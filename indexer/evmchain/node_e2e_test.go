@@ -1,3 +1,5 @@
+//go:build e2e
+
 package evmchain_test
 
 import (
@@ -22,15 +24,12 @@ import (
 	"github.com/avadata/avadata/tests/evmtest"
 )
 
-// TestFetchAgainstARealNode starts a local node from `make build`'s
+// TestEVMFetchAgainstARealNode starts a local node from `make build`'s
 // binaries, makes EVM activity on each of its EVM chains (the C-chain, and
 // the subnet-evm chain when its plugin is built) and checks what Fetch
 // reads against the node's own eth_getTransactionReceipt and the contracts'
 // events.
-func TestFetchAgainstARealNode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real node")
-	}
+func TestEVMFetchAgainstARealNode(t *testing.T) {
 	_, file, _, _ := runtime.Caller(0)
 	build := filepath.Join(filepath.Dir(file), "..", "..", "build")
 	avalanchego, pluginDir := filepath.Join(build, "avalanchego"), filepath.Join(build, "plugins")
