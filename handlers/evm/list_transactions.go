@@ -21,22 +21,12 @@ type listTransactionDetailsResponse struct {
 	NextPageToken string               `json:"nextPageToken,omitempty"`
 }
 
-func txCursor() listingPositions[evmdata.IndexedTx, evmdata.TxPos] {
-	return listingPositions[evmdata.IndexedTx, evmdata.TxPos]{
-		decode: decodeTxPos,
-		encode: encodeTxPos,
-		posOf: func(tx evmdata.IndexedTx) evmdata.TxPos {
-			return evmdata.TxPos{Block: tx.Block.Number, Index: tx.Tx.Index}
-		},
-	}
-}
-
 func (s *server) serveListTransactions(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTransactions, true))
 	if err != nil {
 		return err
 	}
-	txs, next, err := readPinnedPage(r.Context(), s, req, txCursor(),
+	txs, next, err := readPinnedPage(r.Context(), s, req, txListingPositions(),
 		func(ctx context.Context, q pinnedQuery[evmdata.TxPos]) ([]evmdata.IndexedTx, error) {
 			txs, err := s.reader.AddressTxs(ctx, req.Chain.Chain, evmdata.AddressTxQuery{
 				Address: req.Address, Blocks: q.Blocks, Desc: req.Page.Order == api.SortDesc,

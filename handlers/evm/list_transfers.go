@@ -25,22 +25,12 @@ type listTransfersResponse struct {
 	NextPageToken string `json:"nextPageToken,omitempty"`
 }
 
-func transferCursor() listingPositions[evmdata.IndexedTransfer, evmdata.TransferPos] {
-	return listingPositions[evmdata.IndexedTransfer, evmdata.TransferPos]{
-		decode: decodeTransferPos,
-		encode: encodeTransferPos,
-		posOf: func(t evmdata.IndexedTransfer) evmdata.TransferPos {
-			return evmdata.TransferPos{Block: t.Block.Number, LogIndex: t.LogIndex, BatchIndex: t.BatchIndex}
-		},
-	}
-}
-
 func (s *server) serveListTransfers(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTransfers, false))
 	if err != nil {
 		return err
 	}
-	transfers, next, err := readPinnedPage(r.Context(), s, req, transferCursor(),
+	transfers, next, err := readPinnedPage(r.Context(), s, req, transferListingPositions(),
 		func(ctx context.Context, q pinnedQuery[evmdata.TransferPos]) ([]evmdata.IndexedTransfer, error) {
 			transfers, err := s.reader.TokenTransfers(ctx, req.Chain.Chain, evmdata.TransferQuery{
 				Token: req.Address, Blocks: q.Blocks, After: q.After, Pinned: q.Pinned, Limit: q.Limit,

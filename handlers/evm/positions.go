@@ -74,3 +74,24 @@ func decodeAddress(b []byte) (common.Address, bool) {
 	}
 	return common.BytesToAddress(b), true
 }
+
+// txListingPositions places an address's transactions: by block, then index.
+func txListingPositions() listingPositions[evmdata.IndexedTx, evmdata.TxPos] {
+	return listingPositions[evmdata.IndexedTx, evmdata.TxPos]{decode: decodeTxPos, encode: encodeTxPos, posOf: txPosOf}
+}
+
+func txPosOf(tx evmdata.IndexedTx) evmdata.TxPos {
+	return evmdata.TxPos{Block: tx.Block.Number, Index: tx.Tx.Index}
+}
+
+// transferListingPositions places a token's transfers: by block, log index, then
+// the index within a batch transfer.
+func transferListingPositions() listingPositions[evmdata.IndexedTransfer, evmdata.TransferPos] {
+	return listingPositions[evmdata.IndexedTransfer, evmdata.TransferPos]{
+		decode: decodeTransferPos, encode: encodeTransferPos, posOf: transferPosOf,
+	}
+}
+
+func transferPosOf(t evmdata.IndexedTransfer) evmdata.TransferPos {
+	return evmdata.TransferPos{Block: t.Block.Number, LogIndex: t.LogIndex, BatchIndex: t.BatchIndex}
+}
