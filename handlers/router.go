@@ -40,7 +40,7 @@ type server struct {
 //	GET  /v1/status                         follower progress
 //	POST /rpc                               JSON-RPC 2.0, service "avadata"
 //	GET  /metrics/v1/avg_tps/{chainId}      metrics service ({metrics_url} = {base_url}/metrics)
-//	...                                     the Data API endpoints of the spec (routes_*.go)
+//	...                                     every domain's operations (doc.go lists them all)
 //
 // ctrl may be nil; the JSON-RPC follower controls then do not exist. log may
 // be nil (nothing is logged) and so may reg (metrics are not exported).
