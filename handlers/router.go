@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/prometheus/client_golang/prometheus"
@@ -52,15 +51,11 @@ func New(cfg Config, backend Backend, ctrl Controller, log logging.Logger, reg p
 		log = logging.NoLog{}
 	}
 	cfg.Config = cfg.Config.WithDefaults()
-	if cfg.Clock == nil {
-		cfg.Clock = time.Now
-	}
-	now := cfg.Clock
 	openAPI, err := openAPIDocument(cfg.Version)
 	if err != nil {
 		return nil, err
 	}
-	core := api.NewCore(backend.Node, log, now, cfg.Version, cfg.RequestTimeout)
+	core := serve.NewCore(cfg.Config, backend.Node, log)
 	s := &server{Core: core, cfg: cfg, backend: backend, openAPI: openAPI}
 
 	routes, err := s.routes(ctrl)

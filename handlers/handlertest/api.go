@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
@@ -46,10 +45,8 @@ func NewAPI(t *testing.T, cfg serve.Config, fakes *Fakes, routes Routes) *API {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Now
 	}
-	cfg = cfg.WithDefaults()
-	core := api.NewCore(fakes, nil, cfg.Clock, cfg.Version, cfg.RequestTimeout)
 	reg := prometheus.NewRegistry()
-	h, err := serve.New(cfg, routes(core), logging.NoLog{}, reg)
+	h, err := serve.New(cfg, routes(serve.NewCore(cfg, fakes, nil)), nil, reg)
 	require.NoError(t, err)
 	return &API{Handler: h, Fakes: fakes, Clock: clock, Registry: reg}
 }
@@ -98,6 +95,7 @@ func (a *API) GetBody(t *testing.T, path string) map[string]any {
 // NewCore is the core of an API over fakes, for tests that call a domain's
 // parse functions directly.
 func NewCore(fakes *Fakes) *api.Core {
-	cfg := Config().WithDefaults()
-	return api.NewCore(fakes, nil, NewClock().Now, cfg.Version, cfg.RequestTimeout)
+	cfg := Config()
+	cfg.Clock = NewClock().Now
+	return serve.NewCore(cfg, fakes, nil)
 }

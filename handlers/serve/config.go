@@ -3,6 +3,9 @@ package serve
 import (
 	"time"
 
+	"github.com/ava-labs/avalanchego/utils/logging"
+
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/limits"
 )
 
@@ -56,4 +59,19 @@ func (c Config) WithDefaults() Config {
 		c.RequestTimeout = DefaultRequestTimeout
 	}
 	return c
+}
+
+// clock is the configured clock, the wall clock when none is.
+func (c Config) clock() func() time.Time {
+	if c.Clock != nil {
+		return c.Clock
+	}
+	return time.Now
+}
+
+// NewCore is the api.Core of an API with configuration cfg that answers for
+// node; log may be nil (nothing is logged).
+func NewCore(cfg Config, node api.NodeView, log logging.Logger) *api.Core {
+	cfg = cfg.WithDefaults()
+	return api.NewCore(node, log, cfg.clock(), cfg.Version, cfg.RequestTimeout)
 }

@@ -16,9 +16,14 @@ import (
 )
 
 // New serves routes through the whole request path: route names,
-// metrics, panics, rate limits, body bounds and time budgets.
+// metrics, panics, rate limits, body bounds and time budgets. log may be nil
+// (nothing is logged) and so may reg (metrics are not exported).
 func New(cfg Config, routes []api.Route, log logging.Logger, reg prometheus.Registerer) (*Handler, error) {
-	limiter := limits.NewClientLimiter(cfg.Rates, cfg.APIKeys, cfg.Clock)
+	if log == nil {
+		log = logging.NoLog{}
+	}
+	cfg = cfg.WithDefaults()
+	limiter := limits.NewClientLimiter(cfg.Rates, cfg.APIKeys, cfg.clock())
 	metrics, err := newAPIMetrics(reg, limiter.AnonymousClients)
 	if err != nil {
 		return nil, err
@@ -34,7 +39,7 @@ func New(cfg Config, routes []api.Route, log logging.Logger, reg prometheus.Regi
 	return &Handler{handler: prepareRequests(router, inner), budget: budget}, nil
 }
 
-// API is the HTTP handler of the avadata API.
+// Handler is the HTTP handler of the avadata API.
 type Handler struct {
 	handler http.Handler
 	budget  *limits.TimeBudget
