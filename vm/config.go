@@ -60,10 +60,10 @@ type Config struct {
 	// AdminAPIEnabled exposes avadata.pauseFollower/resumeFollower over JSON-RPC.
 	AdminAPIEnabled bool `json:"adminApiEnabled"`
 	// RequestTimeout is the time budget of every API request (REST and
-	// JSON-RPC); past it the client gets a 503. 0: handlers.DefaultRequestTimeout.
+	// JSON-RPC); past it the client gets a 503. 0: serve.DefaultRequestTimeout.
 	RequestTimeout Duration `json:"requestTimeout"`
 	// MaxRequestBodyBytes bounds every request body (413 beyond).
-	// 0: handlers.DefaultMaxBodyBytes.
+	// 0: serve.DefaultMaxBodyBytes.
 	MaxRequestBodyBytes int64 `json:"maxRequestBodyBytes"`
 	// PageTokenSecret is the hex secret that signs page tokens, shared by
 	// replicas behind one load balancer so that any of them accepts a token
@@ -84,7 +84,7 @@ type NFTMetadataConfig struct {
 }
 
 // RateLimitConfig holds the token buckets and how clients are told apart;
-// zero values take the defaults (handlers.Default*).
+// zero values take the defaults (serve.Default* and limits.Default*).
 type RateLimitConfig struct {
 	// AnonymousRPS/AnonymousBurst size each client address's bucket.
 	AnonymousRPS   float64 `json:"anonymousRps"`

@@ -9,7 +9,7 @@ import (
 	"github.com/avadata/avadata/handlers/limits"
 )
 
-// Defaults applied by Config.withDefaults to fields left at zero (or set
+// Defaults applied by Config.WithDefaults to fields left at zero (or set
 // negative); the rate limits have theirs in package limits.
 const (
 	DefaultVersion = "dev"
@@ -23,9 +23,9 @@ const (
 	DefaultRequestTimeout = 20 * time.Second
 )
 
-// Config tunes the HTTP layer. The zero value is usable: every limit falls
-// back to its Default* constant and no API key is known (so only anonymous
-// requests are accepted).
+// Config tunes the request path every operation shares. The zero value is
+// usable: every limit falls back to its Default* constant and no API key is
+// known (so only anonymous requests are accepted).
 type Config struct {
 	// APIKeys are the keys that earn the higher, per-key rate limit. A request
 	// carrying any other key is rejected with 401.
