@@ -74,9 +74,9 @@ type StreamStatus struct {
 	Paused          bool
 }
 
-// StreamStatuses reads the follower statuses, by stream name. The X-chain
+// streamStatuses reads the follower statuses, by stream name. The X-chain
 // reports two followers: its blocks, then its vertices.
-func (c *Core) StreamStatuses() map[string]StreamStatus {
+func (c *Core) streamStatuses() map[string]StreamStatus {
 	node := c.Network()
 	out := map[string]StreamStatus{}
 	for _, st := range c.Statuses() {
@@ -95,15 +95,15 @@ func statusStream(node netinfo.Info, st follower.Status) string {
 	return ChainStream(node, st.Chain)
 }
 
-// CurrentHeight is stream's indexed height now (0 when it has no follower
+// currentHeight is stream's indexed height now (0 when it has no follower
 // yet).
-func (c *Core) CurrentHeight(stream string) uint64 {
-	return c.StreamStatuses()[stream].Height
+func (c *Core) currentHeight(stream string) uint64 {
+	return c.streamStatuses()[stream].Height
 }
 
 // ReadsStream records that the request reads stream, at its height now.
 func (c *Core) ReadsStream(heights *Heights, stream string) {
-	heights.Note(stream, c.CurrentHeight(stream))
+	heights.Note(stream, c.currentHeight(stream))
 }
 
 // ReadsChain records that the request reads chain's blocks.
@@ -118,7 +118,7 @@ func (c *Core) ReadsChain(heights *Heights, chain netinfo.Chain) {
 // it is.
 func (c *Core) PageReaches(pg Page, chain netinfo.Chain, height uint64) {
 	stream := ChainStream(c.Network(), chain)
-	if _, followed := c.StreamStatuses()[stream]; followed {
+	if _, followed := c.streamStatuses()[stream]; followed {
 		pg.heights().AtLeast(stream, height)
 	}
 }
@@ -128,7 +128,7 @@ func (c *Core) PageReaches(pg Page, chain netinfo.Chain, height uint64) {
 // now, after the page's reads, so the token is never below the state the
 // page showed. The record takes the same heights, for the header.
 func (c *Core) cutHeights(read *Heights) []StreamHeight {
-	now := c.StreamStatuses()
+	now := c.streamStatuses()
 	return read.raiseUnpinned(func(stream string) uint64 { return now[stream].Height })
 }
 

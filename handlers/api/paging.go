@@ -54,7 +54,7 @@ func (pg Page) heights() *Heights {
 // pageToken. filters are the normalized values of every other filter of the
 // query, in a fixed order, so a token only resumes the query it came from.
 // A token cut on a replica ahead of this one waits for this index to get
-// there (AwaitHeights), so no page shows an older state than the last.
+// there (awaitHeights), so no page shows an older state than the last.
 func (c *Core) ParsePage(ctx context.Context, heights *Heights, q url.Values, p Paging, filters ...string) (Page, error) {
 	pg := Page{route: p.Route, Order: SortDesc, read: heights}
 	var err error
@@ -76,7 +76,7 @@ func (c *Core) ParsePage(ctx context.Context, heights *Heights, q url.Values, p 
 	if pg.Token, err = c.decodePageToken(raw, p.Route, pg.filters, p.MaxAge); err != nil {
 		return Page{}, err
 	}
-	if err := c.AwaitHeights(ctx, heights, pg.Token.Heights); err != nil {
+	if err := c.awaitHeights(ctx, heights, pg.Token.Heights); err != nil {
 		return Page{}, err
 	}
 	return pg, nil
@@ -146,7 +146,7 @@ func (c *Core) PinnedHeight(pg Page, stream string) uint64 {
 	if pg.First {
 		var seen bool
 		if height, seen = pg.heights().Height(stream); !seen {
-			height = c.CurrentHeight(stream)
+			height = c.currentHeight(stream)
 		}
 	}
 	pg.heights().Pin(stream, height)

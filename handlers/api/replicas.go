@@ -35,10 +35,10 @@ const (
 	DefaultRetryAfter = 2
 )
 
-// AwaitHeights returns once this replica's index has reached every height
+// awaitHeights returns once this replica's index has reached every height
 // in want, waiting as long as replicaWaitLimit allows; after that, a
 // replicaBehindError. The request's record of heights then shows at least those.
-func (c *Core) AwaitHeights(ctx context.Context, heights *Heights, want []StreamHeight) error {
+func (c *Core) awaitHeights(ctx context.Context, heights *Heights, want []StreamHeight) error {
 	if len(want) == 0 {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (c *Core) AwaitHeights(ctx context.Context, heights *Heights, want []Stream
 		}
 	}
 	for {
-		have := c.StreamStatuses()
+		have := c.streamStatuses()
 		behind := streamsBehind(have, want)
 		if len(behind) == 0 {
 			for _, w := range want {
