@@ -38,6 +38,9 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 	if err := txn.set(newKey(tagEVMBlock, w.chain).u64(b.Number), encodeEVMBlock(b)); err != nil {
 		return err
 	}
+	if err := txn.set(blockHashKey(w.chain, b.Hash), key{}.u64(b.Number)); err != nil {
+		return err
+	}
 	for i := range b.Txs {
 		if err := w.writeTx(txn, b.Number, &b.Txs[i]); err != nil {
 			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
@@ -61,6 +64,9 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 			return err
 		}
 	}
+	if err := w.writeNativeActivity(txn, height, tx); err != nil {
+		return err
+	}
 	for i := range tx.Transfers {
 		if err := w.writeTransfer(txn, height, tx, &tx.Transfers[i]); err != nil {
 			return err
@@ -69,6 +75,9 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 	for i := range tx.Internal {
 		k := newKey(tagEVMITx, w.chain).bytes(at).u32(tx.Internal[i].Index)
 		if err := txn.set(k, encodeInternal(&tx.Internal[i])); err != nil {
+			return err
+		}
+		if err := w.writeInternalActivity(txn, height, tx.Index, &tx.Internal[i]); err != nil {
 			return err
 		}
 	}
@@ -84,6 +93,9 @@ func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, 
 		return err
 	}
 	if err := txn.set(newKey(tagEVMToken, w.chain).addr(t.Token).bytes(at), nil); err != nil {
+		return err
+	}
+	if err := w.writeTransferActivity(txn, height, t); err != nil {
 		return err
 	}
 	if err := w.noteContract(txn, t.Token, t.Kind); err != nil {
@@ -108,6 +120,9 @@ func (w *EVMWriter) writeCreations(txn *blockTxn, height uint64, tx *evmdata.Tx)
 			Factory:          c.DeployerContract != (common.Address{}),
 		}
 		if err := txn.set(newKey(tagDeploy, w.chain).addr(c.Address), encodeDeployment(&d)); err != nil {
+			return err
+		}
+		if err := w.writeDeployerRows(txn, height, tx.Index, &c); err != nil {
 			return err
 		}
 		if err := w.noteContract(txn, c.Address, evmdata.ErcUnknown); err != nil {

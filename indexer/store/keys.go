@@ -88,6 +88,19 @@ import (
 //	0x93  ecollh | chain | contract(20) | height(8)          holders(8) | tokens(8) from that block on (history of 0x8D)
 //	0x94  enftbyh | chain | owner(20) | contract(20) | tokenID(32) | height(8)   kind(1) | balance from that block on
 //	                                                         (history of 0x8B; kind 0: no longer held)
+//	0x95  eakind | chain | addr(20) | kind(1) | position     "" : the address's activity of one kind, for its typed
+//	                                                         histories (evmactivity.go). Position by kind: native
+//	                                                         height(8) | index(4) (top-level sender, recipient or
+//	                                                         created contract); erc20/erc721/erc1155 height(8) |
+//	                                                         log(4) | batch(2) (sender or receiver of the transfer
+//	                                                         at 0x85); internal height(8) | index(4) | frame(4)
+//	                                                         (sender or receiver of the frame at 0x86)
+//	0x96  eatok | chain | addr(20) | token(20)               kind(1): the address sent or received transfers of the
+//	                                                         token (the candidates of its token balances)
+//	0x97  edeployby | chain | deployer(20) | height(8) | index(4) | contract(20)   "" : a contract the deployer made:
+//	                                                         the sender of its creation tx, and for a contract-made
+//	                                                         one also the creating contract
+//	0x98  ebhash | chain | blockHash(32)                     height(8)
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
@@ -162,6 +175,19 @@ const (
 	tagHolderH  byte = 0x92
 	tagCollH    byte = 0x93
 	tagNFTByH   byte = 0x94
+	tagActivity byte = 0x95
+	tagAddrTok  byte = 0x96
+	tagDeployBy byte = 0x97
+	tagEVMBHash byte = 0x98
+)
+
+// Activity kinds in the 0x95 keys: which typed history a row belongs to.
+const (
+	activityNative   byte = 0
+	activityErc20    byte = 1
+	activityErc721   byte = 2
+	activityErc1155  byte = 3
+	activityInternal byte = 4
 )
 
 // maxKeyLen is the length of the layout's longest key (0x94: tag, chain,
@@ -180,8 +206,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // 7: the L1 validator fee state in block records and the active L1
 // validator rows (0x38, 0x39); a version 6 block record does not decode.
 // 8: the tx that created an L1 validation in its row (0x36); a version 7
-// row lacks it.)
-const SchemaVersion uint32 = 8
+// row lacks it. 9: the EVM activity, address-token, deployer and block-hash
+// rows (0x95-0x98); a version 8 store lacks them for the blocks it holds.)
+const SchemaVersion uint32 = 9
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// The rows behind an address's typed histories and token balances, and the
+// lookups by deployer and block hash (keys.go 0x95-0x98). Each is written
+// with the block it comes from, so the readers find exactly the rows of the
+// blocks the cursor covers.
+
+// activityPrefix is the 0x95 prefix of addr's rows of one kind.
+func activityPrefix(chain netinfo.Chain, addr common.Address, kind byte) key {
+	return newKey(tagActivity, chain).addr(addr).bytes([]byte{kind})
+}
+
+// activityKind is the 0x95 kind of a token standard's transfers.
+func activityKind(e evmdata.ErcType) (byte, bool) {
+	switch e {
+	case evmdata.Erc20:
+		return activityErc20, true
+	case evmdata.Erc721:
+		return activityErc721, true
+	case evmdata.Erc1155:
+		return activityErc1155, true
+	default:
+		return 0, false
+	}
+}
+
+// addrTokenPrefix is the 0x96 prefix of the tokens addr has transfers of.
+func addrTokenPrefix(chain netinfo.Chain, addr common.Address) key {
+	return newKey(tagAddrTok, chain).addr(addr)
+}
+
+// deployerPrefix is the 0x97 prefix of the contracts deployer made.
+func deployerPrefix(chain netinfo.Chain, deployer common.Address) key {
+	return newKey(tagDeployBy, chain).addr(deployer)
+}
+
+func blockHashKey(chain netinfo.Chain, hash common.Hash) []byte {
+	return newKey(tagEVMBHash, chain).hash(hash)
+}
+
+// writeNativeActivity writes the native rows of a tx: its sender, its
+// recipient and the contract it created, once each.
+func (w *EVMWriter) writeNativeActivity(txn *blockTxn, height uint64, tx *evmdata.Tx) error {
+	parties := [3]common.Address{tx.From}
+	if tx.To != nil {
+		parties[1] = *tx.To
+	}
+	if tx.ContractAddress != nil {
+		parties[2] = *tx.ContractAddress
+	}
+	for i, a := range parties {
+		if a == (common.Address{}) || (i > 0 && a == parties[0]) || (i == 2 && a == parties[1]) {
+			continue
+		}
+		if err := txn.set(activityPrefix(w.chain, a, activityNative).u64(height).u32(tx.Index), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTransferActivity writes the rows of a token transfer for its sender
+// and receiver (the zero address of a mint or burn has none): the typed
+// history row and the address-token row.
+func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmdata.TokenTransfer) error {
+	kind, ok := activityKind(t.Kind)
+	if !ok {
+		return nil
+	}
+	for _, a := range [2]common.Address{t.From, t.To} {
+		if a == (common.Address{}) || (a == t.To && t.To == t.From) {
+			continue
+		}
+		k := activityPrefix(w.chain, a, kind).u64(height).u32(t.LogIndex).u16(t.BatchIndex)
+		if err := txn.set(k, nil); err != nil {
+			return err
+		}
+		if err := txn.set(addrTokenPrefix(w.chain, a).addr(t.Token), []byte{byte(t.Kind)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeInternalActivity writes the rows of an internal tx for its sender
+// and receiver.
+func (w *EVMWriter) writeInternalActivity(txn *blockTxn, height uint64, txIndex uint32, t *evmdata.InternalTx) error {
+	for _, a := range [2]common.Address{t.From, t.To} {
+		if a == (common.Address{}) || (a == t.To && t.To == t.From) {
+			continue
+		}
+		k := activityPrefix(w.chain, a, activityInternal).u64(height).u32(txIndex).u32(t.Index)
+		if err := txn.set(k, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDeployerRows writes the 0x97 rows of a creation: under the tx's
+// sender, and for a contract-made one under the creating contract too.
+func (w *EVMWriter) writeDeployerRows(txn *blockTxn, height uint64, txIndex uint32, c *evmdata.ContractCreation) error {
+	for _, d := range [2]common.Address{c.Deployer, c.DeployerContract} {
+		if d == (common.Address{}) {
+			continue
+		}
+		if err := txn.set(deployerPrefix(w.chain, d).u64(height).u32(txIndex).addr(c.Address), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
