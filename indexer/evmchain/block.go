@@ -56,6 +56,10 @@ func blockHeader(b *nodeapi.EVMBlock) *evmdata.Block {
 		GasLimit:   uint64(b.GasLimit),
 		Miner:      b.Miner,
 		Size:       uint64(b.Size),
+		// Avalanche header fields (nil when absent).
+		BlockGasCost:   bigOrNil(b.BlockGasCost),
+		TimestampMs:    (*uint64)(b.TimestampMs),
+		MinDelayExcess: (*uint64)(b.MinDelayExcess),
 	}
 }
 

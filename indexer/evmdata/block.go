@@ -19,7 +19,14 @@ type Block struct {
 	GasLimit   uint64
 	Miner      common.Address
 	Size       uint64
-	Txs        []Tx
+	// BlockGasCost, TimestampMs and MinDelayExcess are Avalanche header
+	// fields (coreth and subnet-evm): the block gas cost (Apricot Phase 4
+	// on), the timestamp in milliseconds and the minimum block delay excess
+	// (Granite on). nil when the header has none.
+	BlockGasCost   *big.Int
+	TimestampMs    *uint64
+	MinDelayExcess *uint64
+	Txs            []Tx
 	// Traced says whether internal transactions and contract creations by
 	// contracts were recorded from the node's callTracer. A node that cannot
 	// trace a block leaves it false rather than inventing an empty trace.

@@ -180,3 +180,49 @@ type Collection struct {
 	Holders uint64 // addresses holding at least one token
 	Tokens  uint64 // tokens with an owner other than the zero address
 }
+
+// BlockSummary is an indexed block as the block endpoints show it: its
+// header fields and what the index derives from its transactions.
+type BlockSummary struct {
+	BlockRef
+	ParentHash     common.Hash
+	GasUsed        uint64
+	GasLimit       uint64
+	BlockGasCost   *big.Int // nil: the header has none
+	TimestampMs    *uint64  // nil before Granite
+	MinDelayExcess *uint64  // nil before Granite
+	TxCount        uint64
+	// FeesSpent is what the block's transactions paid: the sum of gas used
+	// times effective gas price.
+	FeesSpent *big.Int
+	// CumulativeTxs counts the chain's transactions up to and including
+	// this block.
+	CumulativeTxs uint64
+}
+
+// BlockQuery lists a chain's blocks, newest first.
+type BlockQuery struct {
+	// After is the last block of the previous page (the next are below
+	// it); nil for the first.
+	After  *uint64
+	Pinned uint64 // highest block to show; 0: no bound
+	Limit  int
+}
+
+// TxStatusFilter selects transactions by receipt status.
+type TxStatusFilter uint8
+
+const (
+	AnyStatus TxStatusFilter = iota
+	FailedOnly
+	SucceededOnly
+)
+
+// LatestTxQuery lists a chain's transactions, newest first.
+type LatestTxQuery struct {
+	Status TxStatusFilter
+	// After is the last position of the previous page; nil for the first.
+	After  *TxPos
+	Pinned uint64 // highest block to show; 0: no bound
+	Limit  int
+}

@@ -22,6 +22,12 @@ type EVMBlock struct {
 	Miner        common.Address `json:"miner"`
 	Size         hexutil.Uint64 `json:"size"`
 	Transactions []EVMTx        `json:"transactions"`
+	// BlockGasCost, TimestampMs and MinDelayExcess are Avalanche header
+	// fields (coreth and subnet-evm), absent before the upgrades that
+	// added them (Apricot Phase 4, Granite).
+	BlockGasCost   *hexutil.Big    `json:"blockGasCost"`
+	TimestampMs    *hexutil.Uint64 `json:"timestampMilliseconds"`
+	MinDelayExcess *hexutil.Uint64 `json:"minDelayExcess"`
 	// BlockExtraData is coreth's: a C-chain block's atomic txs (absent on
 	// subnet-evm chains).
 	BlockExtraData hexutil.Bytes `json:"blockExtraData"`

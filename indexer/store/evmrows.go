@@ -14,8 +14,11 @@ import (
 
 const rowVersion1 byte = 1
 
-func encodeEVMBlock(b *evmdata.Block) []byte {
-	w := rowWriter{buf: make([]byte, 0, 160)}
+// encodeEVMBlock stores a block's header summary and what the writer
+// derives from its txs: the fees they paid and the chain's cumulative tx
+// count (carried from the previous block's row, evmblocks.go).
+func encodeEVMBlock(b *evmdata.Block, derived blockDerived) []byte {
+	w := rowWriter{buf: make([]byte, 0, 200)}
 	w.byte(rowVersion1)
 	w.hash(b.Hash)
 	w.hash(b.ParentHash)
@@ -27,19 +30,34 @@ func encodeEVMBlock(b *evmdata.Block) []byte {
 	w.uint(b.Size)
 	w.uint(uint64(len(b.Txs)))
 	w.bool(b.Traced)
+	w.big(b.BlockGasCost)
+	writeOptUint(&w, b.TimestampMs)
+	writeOptUint(&w, b.MinDelayExcess)
+	w.big(derived.FeesSpent)
+	w.uint(derived.CumulativeTxs)
 	return w.buf
+}
+
+// blockDerived is what a block row holds beyond the block's own fields.
+type blockDerived struct {
+	FeesSpent     *big.Int
+	CumulativeTxs uint64
 }
 
 // evmBlockRow is the stored part of a block.
 type evmBlockRow struct {
 	evmdata.BlockRef
-	ParentHash common.Hash
-	GasUsed    uint64
-	GasLimit   uint64
-	Miner      common.Address
-	Size       uint64
-	TxCount    uint64
-	Traced     bool
+	ParentHash     common.Hash
+	GasUsed        uint64
+	GasLimit       uint64
+	Miner          common.Address
+	Size           uint64
+	TxCount        uint64
+	Traced         bool
+	BlockGasCost   *big.Int
+	TimestampMs    *uint64
+	MinDelayExcess *uint64
+	blockDerived
 }
 
 func decodeEVMBlock(number uint64, v []byte) (evmBlockRow, error) {
@@ -58,7 +76,27 @@ func decodeEVMBlock(number uint64, v []byte) (evmBlockRow, error) {
 	b.Size = r.uint()
 	b.TxCount = r.uint()
 	b.Traced = r.bool()
+	b.BlockGasCost = r.big()
+	b.TimestampMs = readOptUint(&r)
+	b.MinDelayExcess = readOptUint(&r)
+	b.FeesSpent = r.big()
+	b.CumulativeTxs = r.uint()
 	return b, r.done()
+}
+
+func writeOptUint(w *rowWriter, v *uint64) {
+	w.bool(v != nil)
+	if v != nil {
+		w.uint(*v)
+	}
+}
+
+func readOptUint(r *rowReader) *uint64 {
+	if !r.bool() {
+		return nil
+	}
+	v := r.uint()
+	return &v
 }
 
 // txTransferSpan is where a tx's transfers sit in the etr keyspace: their

@@ -35,7 +35,11 @@ func (w *EVMWriter) Apply(ctx context.Context, blocks []*evmdata.Block, now time
 }
 
 func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
-	if err := txn.set(newKey(tagEVMBlock, w.chain).u64(b.Number), encodeEVMBlock(b)); err != nil {
+	derived, err := deriveBlock(txn, w.chain, b)
+	if err != nil {
+		return err
+	}
+	if err := txn.set(newKey(tagEVMBlock, w.chain).u64(b.Number), encodeEVMBlock(b, derived)); err != nil {
 		return err
 	}
 	if err := txn.set(blockHashKey(w.chain, b.Hash), key{}.u64(b.Number)); err != nil {
@@ -57,6 +61,9 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 	}
 	at := key{}.u64(height).u32(tx.Index)
 	if err := txn.set(newKey(tagEVMHash, w.chain).hash(tx.Hash), at); err != nil {
+		return err
+	}
+	if err := txn.set(statusKey(w.chain, tx.Status, height, tx.Index), nil); err != nil {
 		return err
 	}
 	for _, addr := range involvedAddresses(tx) {

@@ -67,7 +67,9 @@ import (
 //	0x44  vtxtx | txID(32) | index(8)                        "" : the vertex at that acceptance index holds the
 //	                                                         DAG-era X-chain tx (dagtx.go; a tx may be in several)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
-//	0x81  eblk | chain | height(8)                           EVM block header summary
+//	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
+//	                                                         txs paid and the chain's cumulative tx count (carried
+//	                                                         from the previous block's row, evmblocks.go)
 //	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr (any role)
 //	0x83  etok | chain | token(20) | height(8) | log(4) | batch(2)   "" : a transfer of token
 //	0x84  etxh | chain | txHash(32)                          height(8) | index(4)
@@ -101,6 +103,8 @@ import (
 //	                                                         the sender of its creation tx, and for a contract-made
 //	                                                         one also the creating contract
 //	0x98  ebhash | chain | blockHash(32)                     height(8)
+//	0x99  estatus | chain | status(1) | height(8) | index(4)   "" : the tx's receipt status (0 failed, 1 success), so
+//	                                                         the latest txs list by status (evmblocks.go)
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
@@ -122,7 +126,8 @@ import (
 // staker rows' potential rewards), and so is the L1 validator fee state
 // (l1fees.go: the previous block record's, the active L1 validator rows
 // 0x38-0x39): they rely on each block being committed exactly once, with
-// the cursor (commit.go).
+// the cursor (commit.go). So does the EVM block row's cumulative tx count
+// (the previous block row's count plus the block's txs, evmblocks.go).
 //
 // UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
 // created by one chain's writer and consumed by another's, and both find it
@@ -179,6 +184,7 @@ const (
 	tagAddrTok  byte = 0x96
 	tagDeployBy byte = 0x97
 	tagEVMBHash byte = 0x98
+	tagTxStatus byte = 0x99
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.
@@ -207,7 +213,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // validator rows (0x38, 0x39); a version 6 block record does not decode.
 // 8: the tx that created an L1 validation in its row (0x36); a version 7
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
-// rows (0x95-0x98); a version 8 store lacks them for the blocks it holds.)
+// rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
+// cumulative tx counts; a version 8 store lacks them for the blocks it
+// holds.)
 const SchemaVersion uint32 = 9
 
 var (
