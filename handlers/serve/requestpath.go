@@ -60,9 +60,14 @@ func (a *Handler) Idle() <-chan struct{} { return a.budget.Idle() }
 // Templates are matched whole (gorilla anchors them and a variable never
 // spans a "/"), so literal suffixes such as "transactions:listStaking" and
 // the plain "transactions" never shadow each other.
+//
+// Gorilla tries routes in the order they were added and takes the first
+// that matches, so /v1/chains/{chainId} added before /v1/chains/allBlocks
+// would take "allBlocks" for a chain id. Routes are therefore added most
+// specific first (bySpecificity): a literal segment wins over a variable.
 func newRouter(routes []api.Route) *mux.Router {
 	router := mux.NewRouter().SkipClean(true)
-	for _, rt := range routes {
+	for _, rt := range bySpecificity(routes) {
 		router.Handle(rt.Path, rt.Handler).Methods(rt.Method).Name(rt.Name)
 	}
 	allowed := newAllowedMethods(routes)
@@ -76,6 +81,44 @@ func newRouter(routes []api.Route) *mux.Router {
 			r.Method, r.URL.Path, strings.Join(methods, ", ")))
 	})
 	return router
+}
+
+// bySpecificity returns routes ordered so that, of two templates that can
+// match one path, the more specific comes first: segment by segment, a
+// literal ("allBlocks") before a variable with a literal part
+// ("{tokenId}:reindex") before a bare variable ("{chainId}"). Two templates
+// can only match one path if they have as many segments (a variable never
+// spans a "/"), so comparing the segments' kinds in order is enough; the
+// sort is stable, so routes of one shape keep the table's order.
+func bySpecificity(routes []api.Route) []api.Route {
+	sorted := slices.Clone(routes)
+	slices.SortStableFunc(sorted, func(a, b api.Route) int {
+		return slices.Compare(segmentKinds(a.Path), segmentKinds(b.Path))
+	})
+	return sorted
+}
+
+// Kinds of template segments, most specific first.
+const (
+	segmentLiteral = iota
+	segmentMixed
+	segmentVariable
+)
+
+func segmentKinds(template string) []int {
+	segments := strings.Split(template, "/")
+	kinds := make([]int, len(segments))
+	for i, seg := range segments {
+		switch {
+		case !strings.Contains(seg, "{"):
+			kinds[i] = segmentLiteral
+		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") && strings.Count(seg, "{") == 1:
+			kinds[i] = segmentVariable
+		default:
+			kinds[i] = segmentMixed
+		}
+	}
+	return kinds
 }
 
 // allowedMethods answers which methods the routes serve on a path, for the
