@@ -47,6 +47,14 @@
 //	listErc721Balances                           GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc721                evm/list_erc721_balances.go
 //	getContractMetadata                          GET   /v1/chains/{chainId}/addresses/{address}                                    evm/get_contract_metadata.go
 //	listNftHolders                               GET   /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders           evm/list_nft_holders.go
+//	getLatestBlocks                              GET   /v1/chains/{chainId}/blocks                                                 evm/get_latest_blocks.go
+//	getBlock                                     GET   /v1/chains/{chainId}/blocks/{blockId}                                       evm/get_block.go
+//	getTransactionsForBlock                      GET   /v1/chains/{chainId}/blocks/{blockId}/transactions                          evm/get_transactions_for_block.go
+//	listLatestBlocksAllChains                    GET   /v1/blocks                                                                  evm/list_latest_blocks_all_chains.go
+//	listAllLatestBlocks                          GET   /v1/chains/allBlocks                                                        evm/list_latest_blocks_all_chains.go
+//	listLatestTransactions                       GET   /v1/chains/{chainId}/transactions                                           evm/list_latest_transactions.go
+//	listLatestTransactionsAllChains              GET   /v1/transactions                                                            evm/list_latest_transactions_all_chains.go
+//	listAllLatestTransactions                    GET   /v1/chains/allTransactions                                                  evm/list_latest_transactions_all_chains.go
 //	listLatestPrimaryNetworkTransactions         GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions              primary/list_latest_primary_network_transactions.go
 //	getBalancesByAddresses                       GET   /v1/networks/{network}/blockchains/{blockchainId}/balances                  primary/get_balances_by_addresses.go
 //	getVertexByHeight                            GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight     primary/get_vertex_by_height.go

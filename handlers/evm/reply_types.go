@@ -197,3 +197,35 @@ type nativeTokenBalance struct {
 	Balance      string `json:"balance"`
 	BalanceValue *price `json:"balanceValue,omitempty"`
 }
+
+// evmBlock is the OpenAPI's EvmBlock, and GetEvmBlockResponse (the same
+// members).
+type evmBlock struct {
+	ChainID                    string  `json:"chainId"`
+	BlockNumber                string  `json:"blockNumber"`
+	BlockTimestamp             uint64  `json:"blockTimestamp"`
+	BlockTimestampMilliseconds *uint64 `json:"blockTimestampMilliseconds,omitempty"`
+	BlockMinDelayExcess        *uint64 `json:"blockMinDelayExcess,omitempty"`
+	BlockHash                  string  `json:"blockHash"`
+	TxCount                    uint64  `json:"txCount"`
+	BaseFee                    string  `json:"baseFee"`
+	GasUsed                    string  `json:"gasUsed"`
+	GasLimit                   string  `json:"gasLimit"`
+	GasCost                    string  `json:"gasCost"`
+	ParentHash                 string  `json:"parentHash"`
+	FeesSpent                  string  `json:"feesSpent"`
+	CumulativeTransactions     string  `json:"cumulativeTransactions"`
+}
+
+// listEvmBlocksResponse is the OpenAPI's ListEvmBlocksResponse.
+type listEvmBlocksResponse struct {
+	Blocks        []evmBlock `json:"blocks"`
+	NextPageToken string     `json:"nextPageToken,omitempty"`
+}
+
+// listNativeTransactionsResponse is the OpenAPI's
+// ListNativeTransactionsResponse.
+type listNativeTransactionsResponse struct {
+	Transactions  []nativeTransaction `json:"transactions"`
+	NextPageToken string              `json:"nextPageToken,omitempty"`
+}

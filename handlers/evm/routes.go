@@ -35,6 +35,18 @@ const (
 	routeGetNativeBalance         = "getNativeBalance"
 )
 
+// Route names of the blocks and the latest transactions.
+const (
+	routeGetLatestBlocks                 = "getLatestBlocks"
+	routeGetBlock                        = "getBlock"
+	routeGetTransactionsForBlock         = "getTransactionsForBlock"
+	routeListLatestBlocksAllChains       = "listLatestBlocksAllChains"
+	routeListAllLatestBlocks             = "listAllLatestBlocks" // deprecated alias
+	routeListLatestTransactions          = "listLatestTransactions"
+	routeListLatestTransactionsAllChains = "listLatestTransactionsAllChains"
+	routeListAllLatestTransactions       = "listAllLatestTransactions" // deprecated alias
+)
+
 func (s *server) evmRoutes() []api.Route {
 	return []api.Route{
 		{Name: routeSupportedChains, Method: http.MethodGet, Path: "/v1/chains",
@@ -65,6 +77,23 @@ func (s *server) evmRoutes() []api.Route {
 		{Name: routeListNftHolders, Method: http.MethodGet,
 			Path:    api.MetricsPrefix + "/v2/chains/{chainId}/contracts/{address}/nfts:listHolders",
 			Summary: "holders of an NFT contract (metrics service)", Handler: s.Adapt(s.serveListNftHolders)},
+		// Blocks and the latest transactions.
+		{Name: routeGetLatestBlocks, Method: http.MethodGet, Path: "/v1/chains/{chainId}/blocks",
+			Summary: "latest blocks of an EVM chain", Handler: s.Adapt(s.serveGetLatestBlocks)},
+		{Name: routeGetBlock, Method: http.MethodGet, Path: "/v1/chains/{chainId}/blocks/{blockId}",
+			Summary: "one EVM block, by number or hash", Handler: s.Adapt(s.serveGetBlock)},
+		{Name: routeGetTransactionsForBlock, Method: http.MethodGet, Path: "/v1/chains/{chainId}/blocks/{blockId}/transactions",
+			Summary: "transactions of an EVM block", Handler: s.Adapt(s.serveGetTransactionsForBlock)},
+		{Name: routeListLatestBlocksAllChains, Method: http.MethodGet, Path: "/v1/blocks",
+			Summary: "latest blocks of every followed EVM chain", Handler: s.Adapt(s.serveListLatestBlocksAllChains(routeListLatestBlocksAllChains))},
+		{Name: routeListAllLatestBlocks, Method: http.MethodGet, Path: "/v1/chains/allBlocks",
+			Summary: "latest blocks of every followed EVM chain (deprecated path)", Handler: s.Adapt(s.serveListLatestBlocksAllChains(routeListAllLatestBlocks))},
+		{Name: routeListLatestTransactions, Method: http.MethodGet, Path: "/v1/chains/{chainId}/transactions",
+			Summary: "latest transactions of an EVM chain", Handler: s.Adapt(s.serveListLatestTransactions)},
+		{Name: routeListLatestTransactionsAllChains, Method: http.MethodGet, Path: "/v1/transactions",
+			Summary: "latest transactions of every followed EVM chain", Handler: s.Adapt(s.serveListLatestTransactionsAllChains(routeListLatestTransactionsAllChains))},
+		{Name: routeListAllLatestTransactions, Method: http.MethodGet, Path: "/v1/chains/allTransactions",
+			Summary: "latest transactions of every followed EVM chain (deprecated path)", Handler: s.Adapt(s.serveListLatestTransactionsAllChains(routeListAllLatestTransactions))},
 	}
 }
 

@@ -42,6 +42,14 @@ type Reader interface {
 		after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
 	Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
 		limit int, pinned uint64) ([]evmdata.Holder, evmdata.Collection, error)
+	// Blocks and the latest transactions (get_block.go,
+	// list_latest_transactions.go): EVMBlock and EVMBlockByHash report
+	// false for a block the index does not hold.
+	EVMBlocks(ctx context.Context, chain netinfo.Chain, q evmdata.BlockQuery) ([]evmdata.BlockSummary, error)
+	EVMBlock(ctx context.Context, chain netinfo.Chain, number uint64) (evmdata.BlockSummary, bool, error)
+	EVMBlockByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.BlockSummary, bool, error)
+	EVMBlockTxs(ctx context.Context, chain netinfo.Chain, number uint64, after *uint32, limit int) ([]evmdata.IndexedTx, error)
+	LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata.LatestTxQuery) ([]evmdata.IndexedTx, error)
 }
 
 // StateReader reads current state from the node's EVM chains.

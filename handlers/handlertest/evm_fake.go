@@ -24,6 +24,7 @@ type EVM struct {
 	HolderLists map[netinfo.Chain]map[common.Address][]evmdata.Holder
 	Colls       map[netinfo.Chain]map[common.Address]evmdata.Collection
 	Balances    map[common.Address]*big.Int
+	BlockList   map[netinfo.Chain][]evmdata.BlockSummary // ascending by number (evm_blocks_fake.go)
 
 	Err   error // returned by every call when set
 	Block bool  // every call waits for its context to end
