@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"net/http"
+	"net/url"
 	"slices"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -69,12 +70,9 @@ type allChainsRequest struct {
 func (s *server) parseAllChainsRequest(r *http.Request, heights *api.Heights, route string, filters ...string) (allChainsRequest, error) {
 	var req allChainsRequest
 	q := r.URL.Query()
-	if raw := q.Get(paramNetworkFilter); raw != "" {
-		same, err := api.IsNodeNetwork(paramNetworkFilter, raw, s.Network())
-		if err != nil {
-			return req, err
-		}
-		req.OtherNetwork = !same
+	var err error
+	if req.OtherNetwork, err = s.parseOtherNetwork(q); err != nil {
+		return req, err
 	}
 	for _, chain := range s.Network().EVMChains() {
 		if chain.EVMChainID != 0 {
@@ -83,9 +81,58 @@ func (s *server) parseAllChainsRequest(r *http.Request, heights *api.Heights, ro
 		}
 	}
 	slices.SortFunc(req.Chains, func(a, b netinfo.ChainInfo) int { return cmp.Compare(a.EVMChainID, b.EVMChainID) })
-	var err error
 	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(route, false), filters...)
 	return req, err
+}
+
+// parseOtherNetwork reads the network filter: true when it names another
+// network than the node's (of which the node follows no chain), a 400 when
+// it names no network.
+func (s *server) parseOtherNetwork(q url.Values) (bool, error) {
+	raw := q.Get(paramNetworkFilter)
+	if raw == "" {
+		return false, nil
+	}
+	same, err := api.IsNodeNetwork(paramNetworkFilter, raw, s.Network())
+	return !same, err
+}
+
+// shapeAllChainsPage reads one merged page and shapes its items, each with
+// its own chain's shaper.
+func shapeAllChainsPage[T, P, R any](ctx context.Context, s *server, heights *api.Heights, req allChainsRequest,
+	l allChainsListing[T, P], shape func(*shaper, *T) R,
+) ([]R, string, error) {
+	items, next, err := readAllChainsPage(ctx, s, heights, req, l)
+	if err != nil {
+		return nil, "", err
+	}
+	shapers := map[netinfo.Chain]*shaper{}
+	out := make([]R, len(items))
+	for i := range items {
+		chain := items[i].chain
+		v, ok := shapers[chain.Chain]
+		if !ok {
+			v = s.newShaper(ctx, chain, defaultCurrency)
+			shapers[chain.Chain] = v
+		}
+		out[i] = shape(v, &items[i].item)
+		if v.err != nil {
+			return nil, "", v.err
+		}
+	}
+	return out, next, nil
+}
+
+// appendBelow and readBelow keep a block number as its distance below its
+// chain's pinned height: a varint of a byte or two.
+func appendBelow(b []byte, pinned, block uint64) []byte { return binary.AppendUvarint(b, pinned-block) }
+
+func readBelow(b []byte, pinned uint64) (uint64, []byte, bool) {
+	below, n := binary.Uvarint(b)
+	if n <= 0 || below > pinned {
+		return 0, nil, false
+	}
+	return pinned - below, b[n:], true
 }
 
 // readAllChainsPage reads one merged page and returns it with the next

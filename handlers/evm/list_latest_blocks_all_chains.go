@@ -2,7 +2,6 @@ package evm
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"net/http"
 
@@ -25,26 +24,19 @@ func (s *server) serveListLatestBlocksAllChains(route string) api.Handler {
 			return err
 		}
 		resp := listEvmBlocksResponse{Blocks: []evmBlock{}}
-		if req.OtherNetwork {
-			api.WriteJSON(w, http.StatusOK, resp)
-			return nil
+		if !req.OtherNetwork {
+			resp.Blocks, resp.NextPageToken, err = shapeAllChainsPage(r.Context(), s, heights, req, allChainsBlocks(s), (*shaper).evmBlock)
+			if err != nil {
+				return err
+			}
 		}
-		items, next, err := readAllChainsPage(r.Context(), s, heights, req, allChainsBlocks(s))
-		if err != nil {
-			return err
-		}
-		resp.NextPageToken = next
-		shapes := map[netinfo.Chain]*shaper{}
-		for i := range items {
-			shape := shaperOf(r.Context(), s, shapes, items[i].chain)
-			resp.Blocks = append(resp.Blocks, shape.evmBlock(&items[i].item))
-		}
-		return writeShaped(w, shapes, resp)
+		api.WriteJSON(w, http.StatusOK, resp)
+		return nil
 	}
 }
 
 // allChainsBlocks reads and places blocks in a listing across chains: a
-// block's position is its number, kept as its distance below the pin.
+// block's position is its number.
 func allChainsBlocks(s *server) allChainsListing[evmdata.BlockSummary, uint64] {
 	return allChainsListing[evmdata.BlockSummary, uint64]{
 		read: func(ctx context.Context, chain netinfo.ChainInfo, after *uint64, pinned uint64, limit int) ([]evmdata.BlockSummary, error) {
@@ -54,39 +46,9 @@ func allChainsBlocks(s *server) allChainsListing[evmdata.BlockSummary, uint64] {
 			}
 			return blocks, nil
 		},
-		posOf:  func(b evmdata.BlockSummary) uint64 { return b.Number },
-		timeOf: func(b evmdata.BlockSummary) uint64 { return b.Timestamp },
-		appendPos: func(b []byte, pinned, number uint64) []byte {
-			return binary.AppendUvarint(b, pinned-number)
-		},
-		readPos: func(b []byte, pinned uint64) (uint64, []byte, bool) {
-			below, n := binary.Uvarint(b)
-			if n <= 0 || below > pinned {
-				return 0, nil, false
-			}
-			return pinned - below, b[n:], true
-		},
+		posOf:     func(b evmdata.BlockSummary) uint64 { return b.Number },
+		timeOf:    func(b evmdata.BlockSummary) uint64 { return b.Timestamp },
+		appendPos: appendBelow,
+		readPos:   readBelow,
 	}
-}
-
-// shaperOf is the shaper of chain's items in a reply that shows several
-// chains (made on first use).
-func shaperOf(ctx context.Context, s *server, shapes map[netinfo.Chain]*shaper, chain netinfo.ChainInfo) *shaper {
-	shape, ok := shapes[chain.Chain]
-	if !ok {
-		shape = s.newShaper(ctx, chain, defaultCurrency)
-		shapes[chain.Chain] = shape
-	}
-	return shape
-}
-
-// writeShaped writes resp unless shaping it failed on any chain.
-func writeShaped(w http.ResponseWriter, shapes map[netinfo.Chain]*shaper, resp any) error {
-	for _, shape := range shapes {
-		if shape.err != nil {
-			return shape.err
-		}
-	}
-	api.WriteJSON(w, http.StatusOK, resp)
-	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -29,26 +30,20 @@ func (s *server) serveListLatestTransactionsAllChains(route string) api.Handler 
 			return err
 		}
 		resp := listNativeTransactionsResponse{Transactions: []nativeTransaction{}}
-		if req.OtherNetwork {
-			api.WriteJSON(w, http.StatusOK, resp)
-			return nil
+		if !req.OtherNetwork {
+			resp.Transactions, resp.NextPageToken, err = shapeAllChainsPage(r.Context(), s, heights, req, allChainsTxs(s, status),
+				(*shaper).nativeTransaction)
+			if err != nil {
+				return err
+			}
 		}
-		items, next, err := readAllChainsPage(r.Context(), s, heights, req, allChainsTxs(s, status))
-		if err != nil {
-			return err
-		}
-		resp.NextPageToken = next
-		shapes := map[netinfo.Chain]*shaper{}
-		for i := range items {
-			shape := shaperOf(r.Context(), s, shapes, items[i].chain)
-			resp.Transactions = append(resp.Transactions, shape.nativeTransaction(&items[i].item))
-		}
-		return writeShaped(w, shapes, resp)
+		api.WriteJSON(w, http.StatusOK, resp)
+		return nil
 	}
 }
 
 // allChainsTxs reads and places transactions in a listing across chains: a
-// tx's position is its block (as its distance below the pin) and index.
+// tx's position is its block and index.
 func allChainsTxs(s *server, status evmdata.TxStatusFilter) allChainsListing[evmdata.IndexedTx, evmdata.TxPos] {
 	return allChainsListing[evmdata.IndexedTx, evmdata.TxPos]{
 		read: func(ctx context.Context, chain netinfo.ChainInfo, after *evmdata.TxPos, pinned uint64, limit int) ([]evmdata.IndexedTx, error) {
@@ -61,18 +56,18 @@ func allChainsTxs(s *server, status evmdata.TxStatusFilter) allChainsListing[evm
 		posOf:  txPosOf,
 		timeOf: func(tx evmdata.IndexedTx) uint64 { return tx.Block.Timestamp },
 		appendPos: func(b []byte, pinned uint64, p evmdata.TxPos) []byte {
-			return binary.AppendUvarint(binary.AppendUvarint(b, pinned-p.Block), uint64(p.Index))
+			return binary.AppendUvarint(appendBelow(b, pinned, p.Block), uint64(p.Index))
 		},
 		readPos: func(b []byte, pinned uint64) (evmdata.TxPos, []byte, bool) {
-			below, n := binary.Uvarint(b)
-			if n <= 0 || below > pinned {
+			block, rest, ok := readBelow(b, pinned)
+			if !ok {
 				return evmdata.TxPos{}, nil, false
 			}
-			index, m := binary.Uvarint(b[n:])
-			if m <= 0 || index > 1<<32-1 {
+			index, n := binary.Uvarint(rest)
+			if n <= 0 || index > math.MaxUint32 {
 				return evmdata.TxPos{}, nil, false
 			}
-			return evmdata.TxPos{Block: pinned - below, Index: uint32(index)}, b[n+m:], true
+			return evmdata.TxPos{Block: block, Index: uint32(index)}, rest[n:], true
 		},
 	}
 }

@@ -41,14 +41,10 @@ type supportedChainsRequest struct {
 func (s *server) parseSupportedChainsRequest(r *http.Request, heights *api.Heights) (supportedChainsRequest, error) {
 	var req supportedChainsRequest
 	q := r.URL.Query()
-	if raw := q.Get(paramNetworkFilter); raw != "" {
-		same, err := api.IsNodeNetwork(paramNetworkFilter, raw, s.Network())
-		if err != nil {
-			return req, err
-		}
-		req.OtherNetwork = !same
-	}
 	var err error
+	if req.OtherNetwork, err = s.parseOtherNetwork(q); err != nil {
+		return req, err
+	}
 	req.Feature, err = api.ParseEnum(q, paramFeature, apiFeatures())
 	return req, err
 }

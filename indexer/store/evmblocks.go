@@ -250,14 +250,21 @@ func nativeTxOf(txn *badger.Txn, chain netinfo.Chain, height uint64, item *badge
 
 // loadNativeTx reads the tx at pos as nativeTxOf shows it.
 func loadNativeTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, blocks blockCache) (evmdata.IndexedTx, error) {
-	v, err := getValue(txn, newKey(tagEVMTx, chain).u64(pos.Block).u32(pos.Index))
+	v, err := indexedTxRow(txn, chain, pos)
 	if err != nil {
 		return evmdata.IndexedTx{}, err
 	}
-	if v == nil {
-		return evmdata.IndexedTx{}, fmt.Errorf("tx %d/%d is indexed but its row is missing", pos.Block, pos.Index)
-	}
 	return nativeTx(txn, chain, pos, v, blocks)
+}
+
+// indexedTxRow reads the row of a tx an index row points at: missing is
+// an error.
+func indexedTxRow(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos) ([]byte, error) {
+	v, err := getValue(txn, newKey(tagEVMTx, chain).u64(pos.Block).u32(pos.Index))
+	if err == nil && v == nil {
+		err = fmt.Errorf("tx %d/%d is indexed but its row is missing", pos.Block, pos.Index)
+	}
+	return v, err
 }
 
 func nativeTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, v []byte, blocks blockCache) (evmdata.IndexedTx, error) {

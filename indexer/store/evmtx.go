@@ -14,12 +14,9 @@ import (
 // loadTx reads the tx at pos with its block, transfers and internal txs;
 // with only set, the lists keep just the entries that involve *only.
 func loadTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, only *common.Address, blocks blockCache) (evmdata.IndexedTx, error) {
-	v, err := getValue(txn, newKey(tagEVMTx, chain).u64(pos.Block).u32(pos.Index))
+	v, err := indexedTxRow(txn, chain, pos)
 	if err != nil {
 		return evmdata.IndexedTx{}, err
-	}
-	if v == nil {
-		return evmdata.IndexedTx{}, fmt.Errorf("tx %d/%d is indexed but its row is missing", pos.Block, pos.Index)
 	}
 	row, err := decodeEVMTx(pos.Index, v)
 	if err != nil {
