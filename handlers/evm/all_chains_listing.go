@@ -25,9 +25,10 @@ import (
 // blocks arrive. A chain that has no EVM chain id yet, or that the node
 // starts following after the first page, is not part of the listing.
 //
-// The token holds at most api.MaxExtraLen bytes: about 10 to 14 bytes a
-// chain (varints, the cursor as a distance below the pin), so about 20
-// followed EVM chains.
+// The token holds at most api.MaxExtraLen (255) bytes: about 11 bytes a
+// chain (varints, the cursor as its distance below the pin), so about 20
+// followed EVM chains; a node that follows more answers these listings
+// with a 503 that says to list each chain on its own.
 
 // allChainsListing is how one listing across chains reads and places its
 // items: T the item, P its position within its chain.
@@ -175,16 +176,7 @@ func readAllChainsPage[T, P any](ctx context.Context, s *server, heights *api.He
 	if !slices.ContainsFunc(read, func(items []T) bool { return len(items) > 0 }) {
 		return page, "", nil
 	}
-	var extra []byte
-	for _, c := range cursors {
-		extra = binary.AppendUvarint(extra, c.chain.EVMChainID)
-		extra = binary.AppendUvarint(extra, c.pinned)
-		if c.after == nil {
-			extra = append(extra, 0)
-			continue
-		}
-		extra = l.appendPos(append(extra, 1), c.pinned, *c.after)
-	}
+	extra := encodeChainCursors(cursors, l)
 	if len(extra) > api.MaxExtraLen {
 		return nil, "", api.NewError(http.StatusServiceUnavailable,
 			"this node follows too many EVM chains (%d) to page through them all in one listing; ask each chain's own listing",
@@ -223,6 +215,22 @@ func chainCursors[T, P any](s *server, req allChainsRequest, heights *api.Height
 			"start again from the first page", id)
 	}
 	return cursors, nil
+}
+
+// encodeChainCursors writes the cursors for a token's Extra: per chain its
+// EVM chain id, pinned height, and 0, or 1 and its position.
+func encodeChainCursors[T, P any](cursors []chainCursor[P], l allChainsListing[T, P]) []byte {
+	var extra []byte
+	for _, c := range cursors {
+		extra = binary.AppendUvarint(extra, c.chain.EVMChainID)
+		extra = binary.AppendUvarint(extra, c.pinned)
+		if c.after == nil {
+			extra = append(extra, 0)
+			continue
+		}
+		extra = l.appendPos(append(extra, 1), c.pinned, *c.after)
+	}
+	return extra
 }
 
 // decodeChainCursors reads the cursors of a token's Extra, by EVM chain id.

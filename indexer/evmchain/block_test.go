@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ava-labs/libevm/common"
+	"github.com/ava-labs/libevm/common/hexutil"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -30,12 +31,27 @@ func TestParseBlockHeader(t *testing.T) {
 	require.Equal(t, uint64(15000000), b.GasLimit)
 	require.Equal(t, common.HexToAddress("0x0100000000000000000000000000000000000000"), b.Miner)
 	require.Equal(t, uint64(3127), b.Size)
+	require.Equal(t, 0, b.BlockGasCost.Sign(), "blockGasCost 0x0")
+	require.Nil(t, b.TimestampMs, "a pre-Granite header")
+	require.Nil(t, b.MinDelayExcess, "a pre-Granite header")
 	require.True(t, b.Traced)
 	require.Len(t, b.Txs, 7)
 	for i, tx := range b.Txs {
 		require.Equal(t, uint32(i), tx.Index)
 		require.Equal(t, data.Block.Transactions[i].Hash, tx.Hash)
 	}
+}
+
+func TestParseGraniteHeaderFields(t *testing.T) {
+	data, traces := fixture(t)
+	ms, excess := hexutil.Uint64(1716560832250), hexutil.Uint64(7477290)
+	data.Block.TimestampMs, data.Block.MinDelayExcess = &ms, &excess
+	data.Block.BlockGasCost = nil
+	b, err := ParseBlock(data, traces, true)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1716560832250), *b.TimestampMs)
+	require.Equal(t, uint64(7477290), *b.MinDelayExcess)
+	require.Nil(t, b.BlockGasCost, "a header without blockGasCost")
 }
 
 func TestParseLegacyTx(t *testing.T) {

@@ -184,6 +184,8 @@ func TestEVMBlocks(t *testing.T) {
 			f.checkBlock(t, want[int(pinned)-1-i], got)
 		}
 		require.Positive(t, want[pinned-1].CumulativeTxs, "the chain has transactions")
+		t.Logf("%s: %d blocks (head %d when paging began, pinned at %d), %d txs, compared with the node",
+			f.name(), len(blocks), head, pinned, want[pinned-1].CumulativeTxs)
 
 		for _, h := range want {
 			var byNumber, byHash evmBlockReply
@@ -241,6 +243,7 @@ func TestEVMTransactionsForBlock(t *testing.T) {
 		u := f.evmURL("/blocks/"+strconv.FormatUint(busiest.Number, 10)+"/transactions", nil)
 		paged := harness.ListAll[dataapi.NativeTx](t, ctx, harness.WithQuery(u, "pageSize", "1"), "transactions", 1)
 		whole := harness.ListAll[dataapi.NativeTx](t, ctx, harness.WithQuery(u, "pageSize", "0"), "transactions", 100)
+		t.Logf("%s: the busiest block, %d, holds %d txs", f.name(), busiest.Number, len(want))
 		for _, got := range [][]dataapi.NativeTx{paged, whole} {
 			require.Len(t, got, len(want))
 			for i := range got {
@@ -318,6 +321,7 @@ func TestEVMLatestTransactions(t *testing.T) {
 				require.Equal(t, want[i].label(), nativeLabel(got[i]), "%s status %q item %d", f.name(), status, i)
 				f.checkNativeTx(t, ctx, want[i].x, got[i], false)
 			}
+			t.Logf("%s status %q: %d txs up to block %d", f.name(), status, len(got), heights[f.stream()])
 		}
 	})
 }
@@ -359,6 +363,7 @@ func TestEVMLatestAcrossChains(t *testing.T) {
 				cmp.Compare(b.h.Number, a.h.Number))
 		})
 		require.Len(t, got, len(want), path)
+		t.Logf("%s: %d blocks of %d chains, pinned at %v", path, len(got), len(fixtures), heights)
 		for i := range want {
 			require.Equal(t, fmt.Sprintf("%d/%d", want[i].f.chain.EVMChainID, want[i].h.Number), got[i].ChainID+"/"+got[i].BlockNumber,
 				"%s item %d", path, i)
@@ -387,6 +392,7 @@ func TestEVMLatestAcrossChains(t *testing.T) {
 				require.Equal(t, want[i].label(), nativeLabel(got[i]), "%s status %q item %d", path, status, i)
 				byChain[got[i].ChainID].checkNativeTx(t, ctx, want[i].x, got[i], false)
 			}
+			t.Logf("%s status %q: %d txs, pinned at %v", path, status, len(got), heights)
 		}
 	}
 	// Another network's chains: none.
