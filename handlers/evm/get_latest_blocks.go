@@ -17,11 +17,14 @@ import (
 // 1 (the genesis block is not indexed) with nothing repeated or lost.
 
 func (s *server) serveGetLatestBlocks(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
-	listing, err := s.parseChainListing(r, heights, api.DataPaging(routeGetLatestBlocks, false))
+	chain, err := s.resolveEVMChain(r, heights)
 	if err != nil {
 		return err
 	}
-	chain := listing.Chain
+	listing, err := s.parseChainListing(r, heights, chain, api.DataPaging(routeGetLatestBlocks, false))
+	if err != nil {
+		return err
+	}
 	blocks, next, err := readPinnedPage(r.Context(), s, listing, blockListingPositions(),
 		func(ctx context.Context, q pinnedQuery[uint64]) ([]evmdata.BlockSummary, error) {
 			blocks, err := s.reader.EVMBlocks(ctx, chain.Chain, evmdata.BlockQuery{After: q.After, Pinned: q.Pinned, Limit: q.Limit})
@@ -41,14 +44,12 @@ func (s *server) serveGetLatestBlocks(w http.ResponseWriter, r *http.Request, he
 	return shapes.write(w, resp)
 }
 
-// parseChainListing reads {chainId} and the paging of a listing of a
-// whole chain (no address, no block range); filters are the listing's
-// other normalized filter values, bound into its page tokens.
-func (s *server) parseChainListing(r *http.Request, heights *api.Heights, paging api.Paging, filters ...string) (evmBlockListing, error) {
-	chain, err := s.resolveEVMChain(r, heights)
-	if err != nil {
-		return evmBlockListing{}, err
-	}
+// parseChainListing reads the paging of a listing of a whole chain (no
+// address, no block range); filters are the listing's other normalized
+// filter values, bound into its page tokens with the chain.
+func (s *server) parseChainListing(r *http.Request, heights *api.Heights, chain netinfo.ChainInfo, paging api.Paging,
+	filters ...string,
+) (evmBlockListing, error) {
 	page, err := s.ParsePage(r.Context(), heights, r.URL.Query(), paging, append([]string{api.EVMChainStream(chain)}, filters...)...)
 	return evmBlockListing{evmTarget: evmTarget{Chain: chain}, Page: page}, err
 }

@@ -42,7 +42,7 @@ func (s *server) serveListLatestTransactions(w http.ResponseWriter, r *http.Requ
 	if err != nil {
 		return err
 	}
-	listing, err := s.parseChainListing(r, heights, api.DataPaging(routeListLatestTransactions, false), statusText)
+	listing, err := s.parseChainListing(r, heights, chain, api.DataPaging(routeListLatestTransactions, false), statusText)
 	if err != nil {
 		return err
 	}
