@@ -188,7 +188,7 @@ func bigOr0(v *big.Int) *big.Int {
 func TestEVMBlocks(t *testing.T) {
 	forEachChain(t, func(t *testing.T, ctx context.Context, f *evmFixture) {
 		head := f.sync(t, ctx)
-		blocks, heights := pageToEnd[evmBlockReply](t, ctx, f.evmURL("/blocks", nil), "blocks", 25, forFirstPages(2, func() { f.newBlock(t, ctx) }))
+		blocks, heights := pageToEnd[evmBlockReply](t, ctx, f.evmURL("/blocks", nil), "blocks", 4, forFirstPages(2, func() { f.newBlock(t, ctx) }))
 		pinned := heights[f.stream()]
 		require.GreaterOrEqual(t, pinned, head, "%s: X-Indexed-Height %v", f.name(), heights)
 		want := f.headers(t, ctx, pinned)
@@ -306,6 +306,14 @@ func (f *evmFixture) expectedLatest(t *testing.T, ctx context.Context, pinned ui
 	return out
 }
 
+// pageSizeFor makes the failed transactions (a few per chain) page too.
+func pageSizeFor(status string, size int) int {
+	if status == "failed" {
+		return 2
+	}
+	return size
+}
+
 func statusFilters() map[string]func(*truth.EVMTx) bool {
 	return map[string]func(*truth.EVMTx) bool{
 		"":        func(*truth.EVMTx) bool { return true },
@@ -326,7 +334,8 @@ func TestEVMLatestTransactions(t *testing.T) {
 			if status != "" {
 				q.Set("status", status)
 			}
-			got, heights := pageToEnd[dataapi.NativeTx](t, ctx, f.evmURL("/transactions", q), "transactions", 7, forFirstPages(2, func() { f.newBlock(t, ctx) }))
+			got, heights := pageToEnd[dataapi.NativeTx](t, ctx, f.evmURL("/transactions", q), "transactions", pageSizeFor(status, 7),
+				forFirstPages(2, func() { f.newBlock(t, ctx) }))
 			want := f.expectedLatest(t, ctx, heights[f.stream()], keep)
 			require.NotEmpty(t, want, "%s: the activity has %q transactions", f.name(), status)
 			require.Len(t, got, len(want), "%s status %q", f.name(), status)
@@ -394,7 +403,8 @@ func TestEVMLatestAcrossChains(t *testing.T) {
 			if status != "" {
 				q.Set("status", status)
 			}
-			got, heights := pageToEnd[dataapi.NativeTx](t, ctx, base+path+"?"+q.Encode(), "transactions", 11, forFirstPages(2, bothChains))
+			got, heights := pageToEnd[dataapi.NativeTx](t, ctx, base+path+"?"+q.Encode(), "transactions", pageSizeFor(status, 11),
+				forFirstPages(2, bothChains))
 			var want []latestTx
 			for _, f := range fixtures {
 				want = append(want, f.expectedLatest(t, ctx, heights[f.stream()], keep)...)
