@@ -42,6 +42,13 @@ type Reader interface {
 		after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
 	Holders(ctx context.Context, chain netinfo.Chain, contract common.Address, after *common.Address,
 		limit int, pinned uint64) ([]evmdata.Holder, evmdata.Collection, error)
+	// An address's typed histories (its activity rows): the top-level txs
+	// it sent, received or created a contract by (without their transfers
+	// and internal txs), its token transfers of one standard, and the
+	// internal txs it sent or received.
+	AddressNativeTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error)
+	AddressTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTransferQuery) ([]evmdata.IndexedTransfer, error)
+	AddressInternalTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressInternalQuery) ([]evmdata.IndexedInternalTx, error)
 }
 
 // StateReader reads current state from the node's EVM chains.
