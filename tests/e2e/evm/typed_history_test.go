@@ -248,6 +248,7 @@ func TestEVMTypedHistories(t *testing.T) {
 				want := keysOf(h.truth(f, addr, 0, 0))
 				if len(want) > 0 {
 					nonEmpty[h.suffix]++
+					t.Logf("%s: %s of %s: %d items", f.name(), h.suffix, name, len(want))
 				}
 				got := h.list(t, ctx, f, f.historyURL(addr, h.suffix, url.Values{"pageSize": {"100"}}), 100)
 				require.Equal(t, want, got, "%s: %s of %s (%s), newest first", f.name(), h.suffix, name, addr)
@@ -257,6 +258,7 @@ func TestEVMTypedHistories(t *testing.T) {
 				}
 			}
 			require.Positive(t, nonEmpty[h.suffix], "%s: no address has a %s history: the comparison is vacuous", f.name(), h.suffix)
+			t.Logf("%s: %s: %d of %d addresses have items", f.name(), h.suffix, nonEmpty[h.suffix], len(addrs))
 			f.checkHistoryWindows(t, ctx, h, addrs)
 		}
 	})
@@ -562,5 +564,55 @@ func TestEVMTypedHistoryBadInput(t *testing.T) {
 				require.Equal(t, http.StatusOK, r.Status, "GET %s: %s", u, r.Body)
 			}
 		}
+	})
+}
+
+// TestEVMTransactionsV2Paging pages through EWOQ's v2 transactions oldest
+// first, two at a time, while new transactions of EWOQ are made and
+// indexed between pages: the pages together are exactly the list as it
+// stood at the first page (the token pins its height); afterwards EWOQ's
+// native history starts with the new transactions.
+func TestEVMTransactionsV2Paging(t *testing.T) {
+	forEachChain(t, func(t *testing.T, ctx context.Context, f *evmFixture) {
+		me := f.ewoq.Address()
+		f.sync(t, ctx)
+		snapshot := harness.Reversed(truth.EVMHashes(f.truth.Involving(me, 0, 0)))
+		base := f.base + "/v2/chains/" + f.chainID() + "/addresses/" + me.Hex() + "/transactions?pageSize=2&sortOrder=asc"
+		var got, sent []common.Hash
+		next := ""
+		for page := 0; ; page++ {
+			require.Less(t, page, len(snapshot), "%s: paging does not end", f.name())
+			u := base
+			if next != "" {
+				u = harness.WithQuery(base, "pageToken", next)
+			}
+			p := getV2Page(t, ctx, u)
+			got = append(got, dataapi.TxHashes(p.entries)...)
+			if p.next == "" {
+				break
+			}
+			next = p.next
+			if page < pagingBursts {
+				sent = append(sent, f.sendAndIndex(t, ctx, 100+page))
+			}
+		}
+		require.Len(t, sent, pagingBursts)
+		require.Equal(t, snapshot, got, "%s: EWOQ's v2 transactions paged oldest first while blocks were made", f.name())
+
+		f.sync(t, ctx)
+		native := harness.ListAll[dataapi.NativeTx](t, ctx, f.historyURL(me, ":listNative", url.Values{"pageSize": {"100"}}), "transactions", 100)
+		require.GreaterOrEqual(t, len(native), len(sent))
+		var newest []common.Hash
+		for _, n := range native[:len(sent)] {
+			newest = append(newest, common.HexToHash(n.TxHash))
+		}
+		require.Equal(t, harness.Reversed(sent), newest, "%s: the native history starts with the new transactions", f.name())
+		require.Equal(t, keysOf(f.nativeTruth(me, 0, 0)), func() []string {
+			out := []string{}
+			for _, n := range native {
+				out = append(out, nativeKey(common.HexToHash(n.TxHash)))
+			}
+			return out
+		}(), "%s: EWOQ's native history after the new transactions", f.name())
 	})
 }
