@@ -55,6 +55,12 @@
 //	listLatestTransactions                       GET   /v1/chains/{chainId}/transactions                                           evm/list_latest_transactions.go
 //	listLatestTransactionsAllChains              GET   /v1/transactions                                                            evm/list_latest_transactions_all_chains.go
 //	listAllLatestTransactions                    GET   /v1/chains/allTransactions                                                  evm/list_latest_transactions_all_chains.go
+//	listNativeTransactions                       GET   /v1/chains/{chainId}/addresses/{address}/transactions:listNative            evm/list_native_transactions.go
+//	listErc20Transactions                        GET   /v1/chains/{chainId}/addresses/{address}/transactions:listErc20             evm/list_erc20_transactions.go
+//	listErc721Transactions                       GET   /v1/chains/{chainId}/addresses/{address}/transactions:listErc721            evm/list_erc721_transactions.go
+//	listErc1155Transactions                      GET   /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155           evm/list_erc1155_transactions.go
+//	listInternalTransactions                     GET   /v1/chains/{chainId}/addresses/{address}/transactions:listInternals         evm/list_internal_transactions.go
+//	listTransactionsV2                           GET   /v2/chains/{chainId}/addresses/{address}/transactions                       evm/list_transactions_v2.go
 //	listLatestPrimaryNetworkTransactions         GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions              primary/list_latest_primary_network_transactions.go
 //	getBalancesByAddresses                       GET   /v1/networks/{network}/blockchains/{blockchainId}/balances                  primary/get_balances_by_addresses.go
 //	getVertexByHeight                            GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight     primary/get_vertex_by_height.go

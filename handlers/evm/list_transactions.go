@@ -26,7 +26,26 @@ func (s *server) serveListTransactions(w http.ResponseWriter, r *http.Request, h
 	if err != nil {
 		return err
 	}
-	txs, next, err := readPinnedPage(r.Context(), s, req, txListingPositions(),
+	txs, next, err := s.readAddressTxPage(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
+	resp := listTransactionDetailsResponse{Transactions: make([]transactionDetails, len(txs)), NextPageToken: next}
+	for i := range txs {
+		resp.Transactions[i] = transactionDetails{
+			NativeTransaction: shapes.nativeTransaction(&txs[i]),
+			txLists:           shapes.addressEntryLists(&txs[i]),
+		}
+	}
+	return shapes.write(w, resp)
+}
+
+// readAddressTxPage reads a page of the transactions that involve the
+// address of req (listTransactions, listTransactionsV2), in the page's
+// order, and the next page's token.
+func (s *server) readAddressTxPage(ctx context.Context, req evmBlockListing) ([]evmdata.IndexedTx, string, error) {
+	return readPinnedPage(ctx, s, req, txListingPositions(),
 		func(ctx context.Context, q pinnedQuery[evmdata.TxPos]) ([]evmdata.IndexedTx, error) {
 			txs, err := s.reader.AddressTxs(ctx, req.Chain.Chain, evmdata.AddressTxQuery{
 				Address: req.Address, Blocks: q.Blocks, Desc: req.Page.Order == api.SortDesc,
@@ -37,16 +56,4 @@ func (s *server) serveListTransactions(w http.ResponseWriter, r *http.Request, h
 			}
 			return txs, nil
 		})
-	if err != nil {
-		return err
-	}
-	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
-	resp := listTransactionDetailsResponse{Transactions: make([]transactionDetails, len(txs)), NextPageToken: next}
-	for i := range txs {
-		resp.Transactions[i] = transactionDetails{
-			NativeTransaction: shapes.nativeTransaction(&txs[i]),
-			txLists:           shapes.txLists(&txs[i]),
-		}
-	}
-	return shapes.write(w, resp)
 }

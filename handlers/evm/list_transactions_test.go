@@ -3,8 +3,10 @@ package evm
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -27,11 +29,20 @@ func TestListEVMAddressTxs(t *testing.T) {
 	trade := body["transactions"].([]any)[2].(map[string]any)
 	require.Len(t, trade["erc721Transfers"], 1)
 	require.Len(t, trade["erc1155Transfers"], 1)
-	require.Equal(t, []any{}, trade["erc20Transfers"], "bob's transfer to carol does not involve alice")
+	require.NotContains(t, trade, "erc20Transfers", "bob's transfer to carol does not involve alice: the empty list is omitted")
 	internals := trade["internalTransactions"].([]any)
 	require.Len(t, internals, 1, "only the frame that pays alice")
 	require.Equal(t, "CALL", internals[0].(map[string]any)["internalTxType"])
 	require.Equal(t, map[string]any{"address": handlertest.Bob.Hex()}, trade["nativeTransaction"].(map[string]any)["from"])
+
+	// A plain AVAX send and a traced tx without internal transactions
+	// carry no lists at all.
+	legacy := body["transactions"].([]any)[1].(map[string]any)
+	require.Equal(t, []string{"nativeTransaction"}, slices.Collect(maps.Keys(legacy)))
+	wrap := body["transactions"].([]any)[4].(map[string]any)
+	require.Equal(t, "11", wrap["nativeTransaction"].(map[string]any)["blockNumber"])
+	require.Len(t, wrap["erc20Transfers"], 1)
+	require.NotContains(t, wrap, "internalTransactions", "traced, none: omitted in an address's entries")
 
 	asc := srv.GetBody(t, aliceTxsPath+"?sortOrder=ASC")
 	require.Equal(t, []string{"10", "11", "12", "13", "14", "15"}, handlertest.TxBlocks(t, asc))

@@ -22,8 +22,9 @@ type evmBlockListing struct {
 }
 
 // parseEVMBlockListing reads {chainId}, {address}, startBlock/endBlock and
-// the paging parameters.
-func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, paging api.Paging) (evmBlockListing, error) {
+// the paging parameters; filters are the normalized values of the
+// listing's other filters, bound into its page tokens.
+func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, paging api.Paging, filters ...string) (evmBlockListing, error) {
 	var req evmBlockListing
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
@@ -34,7 +35,7 @@ func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, pag
 		return req, err
 	}
 	req.Page, err = s.ParsePage(r.Context(), heights, q, paging,
-		append(req.filterValues(), api.FormatBound(req.Blocks.Start), api.FormatBound(req.Blocks.End))...)
+		append(append(req.filterValues(), api.FormatBound(req.Blocks.Start), api.FormatBound(req.Blocks.End)), filters...)...)
 	return req, err
 }
 

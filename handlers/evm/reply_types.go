@@ -147,13 +147,15 @@ type internalTransaction struct {
 	GasLimit       string      `json:"gasLimit"`
 }
 
-// txLists are the lists a transaction entry carries. The token lists are
-// always present (empty when none). internalTransactions is omitted when the
-// block was not traced, so "none" and "unknown" stay apart.
+// txLists are the lists a transaction entry carries. A token list is
+// omitted when empty, as optional members are: a client reads a present
+// list as token activity. internalTransactions is omitted when the block
+// was not traced, so "none" and "unknown" stay apart, except in an
+// address's entries, which omit it when empty too (addressEntryLists).
 type txLists struct {
-	Erc20Transfers       []erc20Transfer        `json:"erc20Transfers"`
-	Erc721Transfers      []erc721Transfer       `json:"erc721Transfers"`
-	Erc1155Transfers     []erc1155Transfer      `json:"erc1155Transfers"`
+	Erc20Transfers       []erc20Transfer        `json:"erc20Transfers,omitempty"`
+	Erc721Transfers      []erc721Transfer       `json:"erc721Transfers,omitempty"`
+	Erc1155Transfers     []erc1155Transfer      `json:"erc1155Transfers,omitempty"`
 	InternalTransactions *[]internalTransaction `json:"internalTransactions,omitempty"`
 }
 
@@ -228,4 +230,37 @@ type listEvmBlocksResponse struct {
 type listNativeTransactionsResponse struct {
 	Transactions  []nativeTransaction `json:"transactions"`
 	NextPageToken string              `json:"nextPageToken,omitempty"`
+}
+
+// internalTransactionEntry is the OpenAPI's InternalTransaction: an internal
+// transaction with its block and transaction (listInternalTransactions).
+// transferBlock has exactly the four block and tx fields it adds.
+type internalTransactionEntry struct {
+	transferBlock
+	internalTransaction
+}
+
+// erc20TokenV2 is the OpenAPI's Erc20TokenV2. tokenReputation is required
+// and nullable; avadata has no source of reputations, so it is always null
+// ("unknown", in the OpenAPI's words).
+type erc20TokenV2 struct {
+	erc20Token
+	TokenReputation *string `json:"tokenReputation"`
+}
+
+// erc20TransferV2 is the OpenAPI's Erc20TransferDetailsV2.
+type erc20TransferV2 struct {
+	transferBase
+	Value      string       `json:"value"`
+	Erc20Token erc20TokenV2 `json:"erc20Token"`
+}
+
+// transactionDetailsV2 is the OpenAPI's TransactionDetailsV2: an address
+// transaction entry of listTransactionsV2; every empty list is omitted.
+type transactionDetailsV2 struct {
+	NativeTransaction    nativeTransaction     `json:"nativeTransaction"`
+	Erc20Transfers       []erc20TransferV2     `json:"erc20Transfers,omitempty"`
+	Erc721Transfers      []erc721Transfer      `json:"erc721Transfers,omitempty"`
+	Erc1155Transfers     []erc1155Transfer     `json:"erc1155Transfers,omitempty"`
+	InternalTransactions []internalTransaction `json:"internalTransactions,omitempty"`
 }

@@ -47,6 +47,16 @@ const (
 	routeListAllLatestTransactions       = "listAllLatestTransactions" // deprecated alias
 )
 
+// Route names of an address's typed histories.
+const (
+	routeListNativeTransactions   = "listNativeTransactions"
+	routeListErc20Transactions    = "listErc20Transactions"
+	routeListErc721Transactions   = "listErc721Transactions"
+	routeListErc1155Transactions  = "listErc1155Transactions"
+	routeListInternalTransactions = "listInternalTransactions"
+	routeListTransactionsV2       = "listTransactionsV2"
+)
+
 func (s *server) evmRoutes() []api.Route {
 	return []api.Route{
 		{Name: routeSupportedChains, Method: http.MethodGet, Path: "/v1/chains",
@@ -94,6 +104,24 @@ func (s *server) evmRoutes() []api.Route {
 			Summary: "latest transactions of every followed EVM chain", Handler: s.Adapt(s.serveListLatestTransactionsAllChains(routeListLatestTransactionsAllChains))},
 		{Name: routeListAllLatestTransactions, Method: http.MethodGet, Path: "/v1/chains/allTransactions",
 			Summary: "latest transactions of every followed EVM chain (deprecated path)", Handler: s.Adapt(s.serveListLatestTransactionsAllChains(routeListAllLatestTransactions))},
+		{Name: routeListNativeTransactions, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions:listNative",
+			Summary: "native transactions of an EVM address", Handler: s.Adapt(s.serveListNativeTransactions)},
+		{Name: routeListErc20Transactions, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions:listErc20",
+			Summary: "ERC-20 transfers of an EVM address", Handler: s.Adapt(s.serveListErc20Transactions)},
+		{Name: routeListErc721Transactions, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions:listErc721",
+			Summary: "ERC-721 transfers of an EVM address", Handler: s.Adapt(s.serveListErc721Transactions)},
+		{Name: routeListErc1155Transactions, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions:listErc1155",
+			Summary: "ERC-1155 transfers of an EVM address", Handler: s.Adapt(s.serveListErc1155Transactions)},
+		{Name: routeListInternalTransactions, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/transactions:listInternals",
+			Summary: "internal transactions of an EVM address", Handler: s.Adapt(s.serveListInternalTransactions)},
+		{Name: routeListTransactionsV2, Method: http.MethodGet,
+			Path:    "/v2/chains/{chainId}/addresses/{address}/transactions",
+			Summary: "transactions of an EVM address (v2)", Handler: s.Adapt(s.serveListTransactionsV2)},
 	}
 }
 

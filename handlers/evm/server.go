@@ -50,6 +50,13 @@ type Reader interface {
 	EVMBlockByHash(ctx context.Context, chain netinfo.Chain, hash common.Hash) (evmdata.BlockSummary, bool, error)
 	EVMBlockTxs(ctx context.Context, chain netinfo.Chain, number uint64, after *uint32, limit int) ([]evmdata.IndexedTx, error)
 	LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata.LatestTxQuery) ([]evmdata.IndexedTx, error)
+	// An address's typed histories (its activity rows): the top-level txs
+	// it sent, received or created a contract by (without their transfers
+	// and internal txs), its token transfers of one standard, and the
+	// internal txs it sent or received.
+	AddressNativeTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error)
+	AddressTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTransferQuery) ([]evmdata.IndexedTransfer, error)
+	AddressInternalTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressInternalQuery) ([]evmdata.IndexedInternalTx, error)
 }
 
 // StateReader reads current state from the node's EVM chains.

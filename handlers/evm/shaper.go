@@ -211,11 +211,7 @@ func recipient(tx *evmdata.Tx) common.Address {
 // txLists sorts a transaction's token transfers by standard and shapes its
 // internal transactions.
 func (v *shaper) txLists(itx *evmdata.IndexedTx) txLists {
-	lists := txLists{
-		Erc20Transfers:   []erc20Transfer{},
-		Erc721Transfers:  []erc721Transfer{},
-		Erc1155Transfers: []erc1155Transfer{},
-	}
+	var lists txLists
 	for i := range itx.Tx.Transfers {
 		t := &itx.Tx.Transfers[i]
 		switch t.Kind {
@@ -241,12 +237,7 @@ func (v *shaper) txLists(itx *evmdata.IndexedTx) txLists {
 // standard: an Erc20Transfer, Erc721Transfer or Erc1155Transfer. A transfer
 // of unknown standard carried an amount, so it is shown as ERC-20.
 func (v *shaper) tokenTransfer(t *evmdata.IndexedTransfer) any {
-	blk := &transferBlock{
-		BlockNumber:    api.FormatUint(t.Block.Number),
-		BlockTimestamp: t.Block.Timestamp,
-		BlockHash:      t.Block.Hash.Hex(),
-		TxHash:         t.TxHash.Hex(),
-	}
+	blk := txBlock(t.Block, t.TxHash)
 	switch t.Kind {
 	case evmdata.Erc721:
 		return v.erc721Transfer(&t.TokenTransfer, blk)

@@ -30,6 +30,7 @@ type EVM struct {
 	Block bool  // every call waits for its context to end
 
 	AddressQueries  []evmdata.AddressTxQuery
+	Histories       HistoryQueries
 	TransferQueries []evmdata.TransferQuery
 	NftCalls        int
 	PinnedSeen      []uint64 // the pinned height of every NFTsOf/Holders call

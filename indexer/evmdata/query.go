@@ -226,3 +226,44 @@ type LatestTxQuery struct {
 	Pinned uint64 // highest block to show; 0: no bound
 	Limit  int
 }
+
+// AddressTransferQuery lists the token transfers of one standard an address
+// sent or received (its typed ERC-20, ERC-721 or ERC-1155 history; an
+// ERC-1155 batch's elements are separate transfers).
+type AddressTransferQuery struct {
+	Address common.Address
+	Kind    ErcType
+	Blocks  BlockRange
+	Desc    bool
+	After   *TransferPos
+	Pinned  uint64
+	Limit   int
+}
+
+// InternalPos orders internal transactions within a chain: block, index of
+// the tx in the block, then the frame's depth-first position in its trace.
+type InternalPos struct {
+	Block   uint64
+	TxIndex uint32
+	Frame   uint32
+}
+
+// IndexedInternalTx is an internal transaction with its block and
+// transaction.
+type IndexedInternalTx struct {
+	Block   BlockRef
+	TxHash  common.Hash
+	TxIndex uint32
+	InternalTx
+}
+
+// AddressInternalQuery lists the internal transactions an address sent or
+// received.
+type AddressInternalQuery struct {
+	Address common.Address
+	Blocks  BlockRange
+	Desc    bool
+	After   *InternalPos
+	Pinned  uint64
+	Limit   int
+}

@@ -74,8 +74,8 @@ func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmda
 	if !ok {
 		return nil
 	}
-	for _, a := range [2]common.Address{t.From, t.To} {
-		if a == (common.Address{}) || (a == t.To && t.To == t.From) {
+	for i, a := range [2]common.Address{t.From, t.To} {
+		if a == (common.Address{}) || (i == 1 && a == t.From) { // a transfer to oneself is one row
 			continue
 		}
 		k := activityPrefix(w.chain, a, kind).u64(height).u32(t.LogIndex).u16(t.BatchIndex)
@@ -92,8 +92,8 @@ func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmda
 // writeInternalActivity writes the rows of an internal tx for its sender
 // and receiver.
 func (w *EVMWriter) writeInternalActivity(txn *blockTxn, height uint64, txIndex uint32, t *evmdata.InternalTx) error {
-	for _, a := range [2]common.Address{t.From, t.To} {
-		if a == (common.Address{}) || (a == t.To && t.To == t.From) {
+	for i, a := range [2]common.Address{t.From, t.To} {
+		if a == (common.Address{}) || (i == 1 && a == t.From) {
 			continue
 		}
 		k := activityPrefix(w.chain, a, activityInternal).u64(height).u32(txIndex).u32(t.Index)

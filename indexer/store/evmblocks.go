@@ -268,13 +268,6 @@ func indexedTxRow(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos) ([]by
 }
 
 func nativeTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, v []byte, blocks blockCache) (evmdata.IndexedTx, error) {
-	row, err := decodeEVMTx(pos.Index, v)
-	if err != nil {
-		return evmdata.IndexedTx{}, fmt.Errorf("decoding tx %d/%d: %w", pos.Block, pos.Index, err)
-	}
-	block, err := blocks.row(txn, chain, pos.Block)
-	if err != nil {
-		return evmdata.IndexedTx{}, err
-	}
-	return evmdata.IndexedTx{Block: block.BlockRef, Tx: row.Tx, Traced: block.Traced}, nil
+	tx, _, err := txWithBlock(txn, chain, pos, v, blocks)
+	return tx, err
 }

@@ -14,19 +14,10 @@ import (
 // loadTx reads the tx at pos with its block, transfers and internal txs;
 // with only set, the lists keep just the entries that involve *only.
 func loadTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, only *common.Address, blocks blockCache) (evmdata.IndexedTx, error) {
-	v, err := indexedTxRow(txn, chain, pos)
+	out, row, err := loadTxRow(txn, chain, pos, blocks)
 	if err != nil {
 		return evmdata.IndexedTx{}, err
 	}
-	row, err := decodeEVMTx(pos.Index, v)
-	if err != nil {
-		return evmdata.IndexedTx{}, fmt.Errorf("decoding tx %d/%d: %w", pos.Block, pos.Index, err)
-	}
-	block, err := blocks.row(txn, chain, pos.Block)
-	if err != nil {
-		return evmdata.IndexedTx{}, err
-	}
-	out := evmdata.IndexedTx{Block: block.BlockRef, Tx: row.Tx, Traced: block.Traced}
 	if out.Tx.Transfers, err = loadTxTransfers(txn, chain, pos, row.span, only); err != nil {
 		return evmdata.IndexedTx{}, err
 	}
@@ -36,6 +27,29 @@ func loadTx(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, only *commo
 		}
 	}
 	return out, nil
+}
+
+// loadTxRow reads the tx at pos with its block, without its transfers and
+// internal txs (row says where they are).
+func loadTxRow(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, blocks blockCache) (evmdata.IndexedTx, evmTxRow, error) {
+	v, err := indexedTxRow(txn, chain, pos)
+	if err != nil {
+		return evmdata.IndexedTx{}, evmTxRow{}, err
+	}
+	return txWithBlock(txn, chain, pos, v, blocks)
+}
+
+// txWithBlock decodes the tx row v at pos and adds its block.
+func txWithBlock(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, v []byte, blocks blockCache) (evmdata.IndexedTx, evmTxRow, error) {
+	row, err := decodeEVMTx(pos.Index, v)
+	if err != nil {
+		return evmdata.IndexedTx{}, evmTxRow{}, fmt.Errorf("decoding tx %d/%d: %w", pos.Block, pos.Index, err)
+	}
+	block, err := blocks.row(txn, chain, pos.Block)
+	if err != nil {
+		return evmdata.IndexedTx{}, evmTxRow{}, err
+	}
+	return evmdata.IndexedTx{Block: block.BlockRef, Tx: row.Tx, Traced: block.Traced}, row, nil
 }
 
 func loadTxTransfers(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, span txTransferSpan,
