@@ -101,6 +101,8 @@ import (
 //	                                                         the sender of its creation tx, and for a contract-made
 //	                                                         one also the creating contract
 //	0x98  ebhash | chain | blockHash(32)                     height(8)
+//	0x99  enftreidx | chain | contract(20) | tokenID(32)     time(8): when a client last asked to re-read the token's
+//	                                                         URI and metadata (reindexNft's cooldown, evmreindex.go)
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
@@ -179,6 +181,7 @@ const (
 	tagAddrTok  byte = 0x96
 	tagDeployBy byte = 0x97
 	tagEVMBHash byte = 0x98
+	tagReindex  byte = 0x99
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.
