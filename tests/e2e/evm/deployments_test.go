@@ -192,7 +192,7 @@ func TestEVMAddressChains(t *testing.T) {
 
 // healthResult is the HealthCheckResultDto avadata answers.
 type healthResult struct {
-	Status  string                    `json:"status"`
+	Status  string                          `json:"status"`
 	Info    map[string]healthIndicatorReply `json:"info"`
 	Error   map[string]healthIndicatorReply `json:"error"`
 	Details map[string]healthIndicatorReply `json:"details"`
