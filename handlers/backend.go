@@ -34,6 +34,9 @@ type Backend struct {
 	// SigAgg serves the signature aggregation endpoints; nil answers them
 	// as not served yet.
 	SigAgg sigagg.Aggregator
+	// Health judges avadata's health for data-health-check; nil judges the
+	// followers only by whether they run (as live-check does).
+	Health HealthReporter
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

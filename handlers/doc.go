@@ -34,6 +34,8 @@
 //	openapi                                      GET   /openapi.json                                                               openapi.go
 //	status                                       GET   /v1/status                                                                  status.go
 //	rpc                                          POST  /rpc                                                                        rpc.go
+//	data-health-check                            GET   /v1/health-check                                                            data_health_check.go
+//	live-check                                   GET   /v1/live-check                                                              live_check.go
 //	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
 //	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
@@ -61,6 +63,12 @@
 //	listErc1155Transactions                      GET   /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155           evm/list_erc1155_transactions.go
 //	listInternalTransactions                     GET   /v1/chains/{chainId}/addresses/{address}/transactions:listInternals         evm/list_internal_transactions.go
 //	listTransactionsV2                           GET   /v2/chains/{chainId}/addresses/{address}/transactions                       evm/list_transactions_v2.go
+//	listTokens                                   GET   /v1/chains/{chainId}/nfts/collections/{address}/tokens                      evm/list_tokens.go
+//	getTokenDetails                              GET   /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}            evm/get_token_details.go
+//	reindexNft                                   POST  /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex    evm/reindex_nft.go
+//	listContractDeployments                      GET   /v1/chains/{chainId}/contracts/{address}/deployments                        evm/list_contract_deployments.go
+//	listAddressChains                            GET   /v1/address/{address}/chains                                                evm/list_address_chains.go
+//	getAddressChains                             GET   /v1/chains/address/{address}                                                evm/list_address_chains.go
 //	listLatestPrimaryNetworkTransactions         GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions              primary/list_latest_primary_network_transactions.go
 //	getBalancesByAddresses                       GET   /v1/networks/{network}/blockchains/{blockchainId}/balances                  primary/get_balances_by_addresses.go
 //	getVertexByHeight                            GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight     primary/get_vertex_by_height.go

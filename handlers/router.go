@@ -92,6 +92,8 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 		{Name: "openapi", Method: http.MethodGet, Path: "/openapi.json", Summary: "OpenAPI 3.1 document", Handler: s.Adapt(s.serveOpenAPI)},
 		{Name: "status", Method: http.MethodGet, Path: "/v1/status", Summary: "follower progress", Handler: s.Adapt(s.serveStatus)},
 		{Name: "rpc", Method: http.MethodPost, Path: "/rpc", Summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", Handler: rpcHandler},
+		{Name: routeDataHealthCheck, Method: http.MethodGet, Path: "/v1/health-check", Summary: "health of avadata's followers", Handler: s.Adapt(s.serveDataHealthCheck)},
+		{Name: routeLiveCheck, Method: http.MethodGet, Path: "/v1/live-check", Summary: "liveness of avadata (reads only)", Handler: s.Adapt(s.serveLiveCheck)},
 	}
 	b := s.backend
 	routes = append(routes, metrics.Routes(s.Core, b.Metrics)...)

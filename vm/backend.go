@@ -55,7 +55,7 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	}
 	primary := vm.store.PrimaryReader(decode)
 	backend := handlers.Backend{Node: vm, Metrics: vm.store, EVM: vm.store, EVMState: vm,
-		Primary: primary, Staking: primary, Platform: vm, Vertices: vm.store}
+		Primary: primary, Staking: primary, Platform: vm, Vertices: vm.store, Health: vm}
 	if vm.sigagg != nil {
 		backend.SigAgg = vm.sigagg
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/avadata/avadata/handlers"
 	"github.com/avadata/avadata/indexer/follower"
 )
 
@@ -17,19 +18,13 @@ const healthGrace = time.Minute
 // HealthCheck reports every follower's progress. The node drops the details
 // when an error is returned, so the error text carries the facts itself.
 func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
-	statuses := vm.Statuses()
-	details := make(map[string]any, len(statuses)+1)
+	indicators := vm.Health()
+	details := make(map[string]any, len(indicators))
 	var problems []string
-	for _, s := range statuses {
-		details[s.ChainName] = s
-		if p := vm.followerProblem(s); p != "" {
-			problems = append(problems, p)
-		}
-	}
-	if sigagg, problem := vm.sigAggHealth(); sigagg != nil {
-		details["signatureAggregator"] = sigagg
-		if problem != "" {
-			problems = append(problems, problem)
+	for _, ind := range indicators {
+		details[ind.Name] = ind.Details
+		if ind.Problem != "" {
+			problems = append(problems, ind.Problem)
 		}
 	}
 	if len(problems) > 0 {
@@ -37,6 +32,23 @@ func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
 	}
 	return details, nil
 }
+
+// Health judges every follower and the signature aggregator (when it runs):
+// the node's health check and the API's data-health-check report the same.
+func (vm *VM) Health() []handlers.HealthIndicator {
+	statuses := vm.Statuses()
+	out := make([]handlers.HealthIndicator, 0, len(statuses)+1)
+	for _, s := range statuses {
+		out = append(out, handlers.HealthIndicator{Name: s.ChainName, Problem: vm.followerProblem(s), Details: s})
+	}
+	if sigagg, problem := vm.sigAggHealth(); sigagg != nil {
+		out = append(out, handlers.HealthIndicator{Name: "signatureAggregator", Problem: problem, Details: sigagg})
+	}
+	return out
+}
+
+// ShuttingDown is true once Shutdown has begun.
+func (vm *VM) ShuttingDown() bool { return vm.ctx != nil && vm.ctx.Err() != nil }
 
 // followerProblem describes why s is unhealthy, or returns "".
 func (vm *VM) followerProblem(s follower.Status) string {

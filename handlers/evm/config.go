@@ -1,5 +1,7 @@
 package evm
 
+import "github.com/avadata/avadata/indexer/evmdata"
+
 // Config tunes the EVM operations. The zero value is usable: no custom
 // native token, no curated contract, no prices.
 type Config struct {
@@ -13,6 +15,9 @@ type Config struct {
 	// Prices supplies token prices; nil means none, and every price field is
 	// left out of the responses.
 	Prices PriceSource
+	// NFTReindex bounds reindexNft (reindex_nft.go); a zero field takes its
+	// default (DefaultReindexCooldown, DefaultReindexQueue).
+	NFTReindex evmdata.ReindexLimits
 }
 
 // NativeToken describes the native token of an EVM chain. Its decimals are

@@ -57,6 +57,16 @@ const (
 	routeListTransactionsV2       = "listTransactionsV2"
 )
 
+// Route names of the NFT collections, deployments and address chains.
+const (
+	routeListTokens              = "listTokens"
+	routeGetTokenDetails         = "getTokenDetails"
+	routeReindexNft              = "reindexNft"
+	routeListContractDeployments = "listContractDeployments"
+	routeListAddressChains       = "listAddressChains"
+	routeGetAddressChains        = "getAddressChains"
+)
+
 func (s *server) evmRoutes() []api.Route {
 	return []api.Route{
 		{Name: routeSupportedChains, Method: http.MethodGet, Path: "/v1/chains",
@@ -122,6 +132,22 @@ func (s *server) evmRoutes() []api.Route {
 		{Name: routeListTransactionsV2, Method: http.MethodGet,
 			Path:    "/v2/chains/{chainId}/addresses/{address}/transactions",
 			Summary: "transactions of an EVM address (v2)", Handler: s.Adapt(s.serveListTransactionsV2)},
+		{Name: routeListTokens, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/nfts/collections/{address}/tokens",
+			Summary: "tokens of an NFT collection", Handler: s.Adapt(s.serveListTokens)},
+		{Name: routeGetTokenDetails, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}",
+			Summary: "one token of an NFT collection", Handler: s.Adapt(s.serveGetTokenDetails)},
+		{Name: routeReindexNft, Method: http.MethodPost,
+			Path:    "/v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}:reindex",
+			Summary: "read an NFT's URI and metadata again (API key)", Handler: s.Adapt(s.serveReindexNft)},
+		{Name: routeListContractDeployments, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/contracts/{address}/deployments",
+			Summary: "contracts an address deployed", Handler: s.Adapt(s.serveListContractDeployments)},
+		{Name: routeListAddressChains, Method: http.MethodGet, Path: "/v1/address/{address}/chains",
+			Summary: "EVM chains where an address has activity", Handler: s.Adapt(s.serveListAddressChains)},
+		{Name: routeGetAddressChains, Method: http.MethodGet, Path: "/v1/chains/address/{address}",
+			Summary: "EVM chains where an address has activity (deprecated alias)", Handler: s.Adapt(s.serveListAddressChains)},
 	}
 }
 

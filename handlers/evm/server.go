@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"math/big"
+	"time"
 
 	"github.com/ava-labs/libevm/common"
 
@@ -57,6 +58,24 @@ type Reader interface {
 	AddressNativeTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error)
 	AddressTransfers(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTransferQuery) ([]evmdata.IndexedTransfer, error)
 	AddressInternalTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressInternalQuery) ([]evmdata.IndexedInternalTx, error)
+	// NFTMetadata returns a token's URI and metadata; nil when not read yet.
+	NFTMetadata(ctx context.Context, chain netinfo.Chain, contract common.Address, id *big.Int) (*evmdata.NFTMetadata, error)
+	// CollectionTokens lists an NFT contract's tokens of one standard now, by
+	// token id after the given one; CollectionToken reads one (false: none).
+	CollectionTokens(ctx context.Context, chain netinfo.Chain, contract common.Address, kind evmdata.ErcType,
+		after *big.Int, limit int) ([]evmdata.CollectionToken, error)
+	CollectionToken(ctx context.Context, chain netinfo.Chain, contract common.Address, id *big.Int) (
+		evmdata.CollectionToken, bool, error)
+	// RequestNFTReindex queues a token's URI and metadata to be read again,
+	// within limits.
+	RequestNFTReindex(ctx context.Context, chain netinfo.Chain, ref evmdata.TokenRef, now time.Time,
+		limits evmdata.ReindexLimits) (evmdata.ReindexOutcome, error)
+	// DeployedBy lists the contracts an address deployed, newest first, up
+	// to block pinned (0: all).
+	DeployedBy(ctx context.Context, chain netinfo.Chain, deployer common.Address, after *evmdata.DeploymentPos,
+		limit int, pinned uint64) ([]evmdata.DeployedContract, error)
+	// HasActivity reports whether any indexed tx of the chain involves addr.
+	HasActivity(ctx context.Context, chain netinfo.Chain, addr common.Address) (bool, error)
 }
 
 // StateReader reads current state from the node's EVM chains.

@@ -30,6 +30,7 @@ type shaper struct {
 	currency  string
 	contracts map[common.Address]contractLookup
 	prices    map[priceKey]*price
+	nftMeta   map[nftKey]*evmdata.NFTMetadata // nft_shape.go
 	err       error
 }
 
@@ -259,14 +260,15 @@ func (v *shaper) erc20Transfer(t *evmdata.TokenTransfer, blk *transferBlock) erc
 }
 
 func (v *shaper) erc721Transfer(t *evmdata.TokenTransfer, blk *transferBlock) erc721Transfer {
-	return erc721Transfer{transferBase: v.transferBase(t, blk), Erc721Token: v.erc721Token(t.Token, t.TokenID, nil)}
+	return erc721Transfer{transferBase: v.transferBase(t, blk),
+		Erc721Token: v.erc721Token(t.Token, t.TokenID, v.nftMetadata(t.Token, t.TokenID))}
 }
 
 func (v *shaper) erc1155Transfer(t *evmdata.TokenTransfer, blk *transferBlock) erc1155Transfer {
 	return erc1155Transfer{
 		transferBase: v.transferBase(t, blk),
 		Value:        api.Decimal(t.Value),
-		Erc1155Token: v.erc1155Token(t.Token, t.TokenID, nil),
+		Erc1155Token: v.erc1155Token(t.Token, t.TokenID, v.nftMetadata(t.Token, t.TokenID)),
 	}
 }
 

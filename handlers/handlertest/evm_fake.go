@@ -34,6 +34,12 @@ type EVM struct {
 	TransferQueries []evmdata.TransferQuery
 	NftCalls        int
 	PinnedSeen      []uint64 // the pinned height of every NFTsOf/Holders call
+
+	// Reindexes records every RequestNFTReindex; ReindexAnswer, when set, is
+	// its answer (else the token is queued).
+	Reindexes     []evmdata.TokenRef
+	ReindexLimits []evmdata.ReindexLimits
+	ReindexAnswer *evmdata.ReindexOutcome
 }
 
 func NewEVM() *EVM {

@@ -85,5 +85,15 @@ func TestTokenMetadataFromURIs(t *testing.T) {
 
 	multi := evmdata.TokenRef{TokenID: big.NewInt(255), Kind: evmdata.Erc1155}
 	m = tokenMetadata(multi, nodeapi.ContractCall{Result: abiString(t, "https://x/{id}.json")})
-	require.Equal(t, "https://x/00000000000000000000000000000000000000000000000000000000000000ff.json", m.TokenURI)
+	require.Equal(t, "https://x/{id}.json", m.TokenURI, "the URI as uri(id) returned it")
+	require.Equal(t, "https://x/00000000000000000000000000000000000000000000000000000000000000ff.json", documentURI(multi, m.TokenURI),
+		"the document is read with {id} substituted")
+	require.Equal(t, "https://x/{id}.json", documentURI(ref, "https://x/{id}.json"), "ERC-721 URIs are no templates")
+
+	// A data: URI template is decoded with {id} substituted.
+	templ := "data:application/json,{\"name\":\"item {id}\"}"
+	m = tokenMetadata(multi, nodeapi.ContractCall{Result: abiString(t, templ)})
+	require.Equal(t, templ, m.TokenURI)
+	require.Equal(t, evmdata.IndexStatusIndexed, m.Status)
+	require.Equal(t, "item 00000000000000000000000000000000000000000000000000000000000000ff", m.Name)
 }

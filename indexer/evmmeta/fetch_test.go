@@ -60,7 +60,7 @@ func TestFetcherReadsBoundedDocuments(t *testing.T) {
 		"ftp://example/1.json": evmdata.IndexStatusInvalidScheme,
 	} {
 		m := evmdata.NFTMetadata{TokenURI: uri, Status: evmdata.IndexStatusUnindexed}
-		d.fetchDocument(ctx, &m, evmdata.Erc721)
+		d.fetchDocument(ctx, &m, uri, evmdata.Erc721)
 		require.Equal(t, want, m.Status, uri)
 		if want == evmdata.IndexStatusIndexed {
 			require.Equal(t, "One", m.Name)

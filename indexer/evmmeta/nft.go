@@ -41,7 +41,7 @@ func (d *Describer) describeTokensSome(ctx context.Context) (int, error) {
 	for i, t := range pending {
 		m := tokenMetadata(t, calls[i])
 		if m.Status == evmdata.IndexStatusUnindexed && d.fetcher != nil {
-			d.fetchDocument(ctx, &m, t.Kind)
+			d.fetchDocument(ctx, &m, documentURI(t, m.TokenURI), t.Kind)
 		}
 		m.UpdatedAt = time.Now().Unix()
 		if err := d.store.SetNFTMetadata(ctx, d.chain, t.Contract, t.TokenID, m); err != nil {
@@ -51,10 +51,11 @@ func (d *Describer) describeTokensSome(ctx context.Context) (int, error) {
 	return len(pending), nil
 }
 
-// fetchDocument reads a metadata document from its http(s) or ipfs URI and
-// records why when it cannot.
-func (d *Describer) fetchDocument(ctx context.Context, m *evmdata.NFTMetadata, kind evmdata.ErcType) {
-	doc, err := d.fetcher.fetch(ctx, m.TokenURI)
+// fetchDocument reads a metadata document from its http(s) or ipfs URI
+// (the token URI with any ERC-1155 {id} substituted) and records why when
+// it cannot.
+func (d *Describer) fetchDocument(ctx context.Context, m *evmdata.NFTMetadata, uri string, kind evmdata.ErcType) {
+	doc, err := d.fetcher.fetch(ctx, uri)
 	switch {
 	case err == nil:
 		fillFromDocument(m, doc, kind)
@@ -68,6 +69,9 @@ func (d *Describer) fetchDocument(ctx context.Context, m *evmdata.NFTMetadata, k
 }
 
 // tokenMetadata turns the answer to tokenURI/uri into the token's metadata.
+// The token URI is kept as the contract returned it (an ERC-1155 uri(id) is
+// a template with {id}, which clients substitute themselves); the metadata
+// document is read at the URI with {id} substituted.
 func tokenMetadata(t evmdata.TokenRef, answer nodeapi.ContractCall) evmdata.NFTMetadata {
 	if answer.Err != nil {
 		return evmdata.NFTMetadata{Status: evmdata.IndexStatusMissingToken}
@@ -76,11 +80,8 @@ func tokenMetadata(t evmdata.TokenRef, answer nodeapi.ContractCall) evmdata.NFTM
 	if !ok || strings.TrimSpace(uri) == "" {
 		return evmdata.NFTMetadata{Status: evmdata.IndexStatusInvalidTokenURI}
 	}
-	if t.Kind == evmdata.Erc1155 {
-		uri = expandIDTemplate(uri, t.TokenID)
-	}
 	m := evmdata.NFTMetadata{TokenURI: uri}
-	doc, isData, err := readDataURI(uri)
+	doc, isData, err := readDataURI(documentURI(t, uri))
 	switch {
 	case !isData:
 		m.Status = evmdata.IndexStatusUnindexed
@@ -90,6 +91,15 @@ func tokenMetadata(t evmdata.TokenRef, answer nodeapi.ContractCall) evmdata.NFTM
 		fillFromDocument(&m, doc, t.Kind)
 	}
 	return m
+}
+
+// documentURI is where a token's metadata document is: its URI, with an
+// ERC-1155 token's {id} substituted.
+func documentURI(t evmdata.TokenRef, uri string) string {
+	if t.Kind == evmdata.Erc1155 {
+		return expandIDTemplate(uri, t.TokenID)
+	}
+	return uri
 }
 
 // expandIDTemplate substitutes ERC-1155's {id}: the id as 64 lower-case hex

@@ -105,6 +105,8 @@ import (
 //	0x98  ebhash | chain | blockHash(32)                     height(8)
 //	0x99  estatus | chain | status(1) | height(8) | index(4)   "" : the tx's receipt status (0 failed, 1 success), so
 //	                                                         the latest txs list by status (evmblocks.go)
+//	0x9A  enftreidx | chain | contract(20) | tokenID(32)     time(8): when a client last asked to re-read the token's
+//	                                                         URI and metadata (reindexNft's cooldown, evmreindex.go)
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
@@ -185,6 +187,7 @@ const (
 	tagDeployBy byte = 0x97
 	tagEVMBHash byte = 0x98
 	tagTxStatus byte = 0x99
+	tagReindex  byte = 0x9A
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.

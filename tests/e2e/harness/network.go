@@ -27,12 +27,17 @@ func Binaries() (avalanchego, pluginDir string, err error) {
 	return avalanchego, pluginDir, nil
 }
 
+// APIKey is an API key the e2e nodes accept: the write operations (NFT
+// reindexing, exports) need one.
+const APIKey = "e2e-api-key"
+
 // ChainConfig is the avadata chain config of the e2e nodes: the admin
 // JSON-RPC methods on (tests pause followers), and rate limits that the
 // suite's thousands of requests, from one anonymous client, do not hit.
 func ChainConfig() map[string]any {
 	return map[string]any{
 		"adminApiEnabled": true,
+		"apiKeys":         []string{APIKey},
 		"stuckAfter":      "30s",
 		"rateLimit":       map[string]any{"anonymousRps": 100000, "anonymousBurst": 100000},
 	}

@@ -1,0 +1,61 @@
+package evm
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/evmdata"
+)
+
+// GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}
+// (getTokenDetails): one token of an NFT collection, as listTokens shows
+// it: an Erc721Token with its owner or an Erc1155Token, with its token URI
+// and metadata. A token the index does not hold now (never minted, or
+// burnt) is a 404; a tokenId that is not a decimal integer from 0 to
+// 2^256-1 is a 400.
+
+// getTokenDetailsRequest is the validated input of the endpoint.
+type getTokenDetailsRequest struct {
+	nftCollection
+	TokenID *big.Int
+}
+
+func (s *server) parseGetTokenDetailsRequest(r *http.Request, heights *api.Heights) (getTokenDetailsRequest, *shaper, error) {
+	var req getTokenDetailsRequest
+	var shapes *shaper
+	var err error
+	if req.nftCollection, shapes, err = s.resolveNFTCollection(r, heights); err != nil {
+		return req, nil, err
+	}
+	req.TokenID, err = parseTokenID(api.PathVar(r, paramTokenID))
+	return req, shapes, err
+}
+
+func (s *server) serveGetTokenDetails(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
+	req, shapes, err := s.parseGetTokenDetailsRequest(r, heights)
+	if err != nil {
+		return err
+	}
+	token, err := s.heldToken(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	return shapes.write(w, shapes.collectionToken(req.Address, token))
+}
+
+// heldToken reads the token req names; one the index does not hold now
+// (never minted, or burnt) is a 404.
+func (s *server) heldToken(ctx context.Context, req getTokenDetailsRequest) (evmdata.CollectionToken, error) {
+	token, found, err := s.reader.CollectionToken(ctx, req.Chain.Chain, req.Address, req.TokenID)
+	if err != nil {
+		return token, fmt.Errorf("reading token %s #%s: %w", req.Address, req.TokenID, err)
+	}
+	if !found || token.Kind != req.Contract.Kind {
+		return token, api.NotFound("token %s of %s is not held by anyone in the blocks avadata has indexed on chain %d "+
+			"('%s'): never minted, or burnt", req.TokenID, req.Address.Hex(), req.Chain.EVMChainID, api.ChainLabel(req.Chain))
+	}
+	return token, nil
+}
