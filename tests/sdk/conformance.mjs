@@ -199,25 +199,29 @@ const moneyKeys = new Set(["price", "balanceValue", "currentPrice", "historicalP
 
 // specOverrides rewrites, in place, the fields where the spec overrides
 // the SDK to the SDK's form: indexStatus upper case, a Money's value a
-// number. It adds each rewritten path (array indexes written []) to done.
+// number. It adds each rewritten path (array indexes written []) to done
+// and returns how many fields it rewrote.
 function specOverrides(v, prefix, done) {
   if (Array.isArray(v)) {
-    v.forEach((x) => specOverrides(x, `${prefix}[]`, done));
-    return;
+    return v.reduce((n, x) => n + specOverrides(x, `${prefix}[]`, done), 0);
   }
-  if (v === null || typeof v !== "object") return;
+  if (v === null || typeof v !== "object") return 0;
+  let n = 0;
   for (const [k, x] of Object.entries(v)) {
     const p = prefix ? `${prefix}.${k}` : k;
     if (k === "indexStatus" && typeof x === "string" && x !== x.toUpperCase()) {
       v[k] = x.toUpperCase();
       done.add(p);
+      n++;
     } else if (moneyKeys.has(k) && x && typeof x === "object" && typeof x.value === "string") {
       x.value = Number(x.value);
       done.add(`${p}.value`);
+      n++;
     } else {
-      specOverrides(x, p, done);
+      n += specOverrides(x, p, done);
     }
   }
+  return n;
 }
 
 // overridingFetcher is fetch, except that while on() is true it passes JSON
@@ -230,11 +234,10 @@ function overridingFetcher(on, done) {
     const text = await res.text();
     let body;
     try { body = JSON.parse(text); } catch { body = undefined; }
-    const before = done.size;
-    if (body !== undefined) specOverrides(body, "", done);
+    const rewrote = body === undefined ? 0 : specOverrides(body, "", done);
     const headers = new Headers(res.headers);
     headers.delete("content-length");
-    const out = done.size > before ? JSON.stringify(body) : text;
+    const out = rewrote > 0 ? JSON.stringify(body) : text;
     return new Response(out, { status: res.status, statusText: res.statusText, headers });
   };
 }
