@@ -125,7 +125,7 @@ function callable(client, method) {
   for (const p of parts.slice(0, -1)) owner = owner[p];
   const fn = owner?.[parts.at(-1)];
   if (typeof fn !== "function") throw new Error(`no SDK method ${method}`);
-  return fn.bind(owner);
+  return fn.bind(owner); // keeps fn.length
 }
 
 // zodIssues flattens a ZodError's issues; a union's are kept per member, so
@@ -284,7 +284,9 @@ async function run(inputFile) {
       }
       request[c.requestFrom.param] = v;
     }
-    const call = callable(c.apiKey ? keyed : plain, method);
+    const fn = callable(c.apiKey ? keyed : plain, method);
+    // A method without a request (the health checks) takes only the options.
+    const call = fn.length < 2 ? (_, opts) => fn(opts) : fn;
     const maxPages = c.maxPages ?? input.maxPages ?? 3;
     const started = Date.now();
     const deadline = started + (c.pollUntil?.timeoutMs ?? 0);
