@@ -331,7 +331,7 @@ async function callOnce(call, request, options, paginated, maxPages, rawsNow) {
     if (text === undefined || text === "") return;
     let raw;
     try { raw = JSON.parse(text); } catch { return; }
-    for (const k of droppedKeys(raw, parsed)) dropped.add(`page ${out.pages}: ${k}`);
+    for (const k of droppedKeys(raw, parsed)) dropped.add(k);
   };
   try {
     const first = await call(request, options);
