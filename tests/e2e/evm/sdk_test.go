@@ -657,3 +657,36 @@ func sumValues(m map[string]int) int {
 	}
 	return n
 }
+
+// TestEVMSDKToleratesOnlySpecOverrides checks the tolerance of
+// TestEVMSDKConformance is as narrow as it says (no network).
+func TestEVMSDKToleratesOnlySpecOverrides(t *testing.T) {
+	issue := func(path ...any) harness.SDKZodIssue {
+		return harness.SDKZodIssue{Path: path, Code: "invalid_type", Message: "wrong"}
+	}
+	union := func(members ...[]harness.SDKZodIssue) harness.SDKZodIssue {
+		return harness.SDKZodIssue{Path: []any{"Result", "transfers", 0}, Code: "invalid_union", UnionMembers: members}
+	}
+	for _, c := range []struct {
+		name   string
+		issues []harness.SDKZodIssue
+		left   int
+	}{
+		{"indexStatus", []harness.SDKZodIssue{issue("Result", "erc721TokenBalances", 0, "metadata", "indexStatus")}, 0},
+		{"Price value", []harness.SDKZodIssue{issue("nativeTokenBalance", "price", "value"), issue("networkTokenDetails", "historicalPrice", "value")}, 0},
+		{"NFT holders sortKey", []harness.SDKZodIssue{issue("Result", "addresses", 3, "sortKey")}, 0},
+		{"a transfer's value", []harness.SDKZodIssue{issue("Result", "transfers", 0, "value")}, 1},
+		{"a Price's currency", []harness.SDKZodIssue{issue("nativeTokenBalance", "price", "currencyCode")}, 1},
+		{"an override next to another issue", []harness.SDKZodIssue{
+			issue("metadata", "indexStatus"), issue("Result", "blocks", 0, "blockNumber")}, 1},
+		{"a union member with only overrides", []harness.SDKZodIssue{union(
+			[]harness.SDKZodIssue{issue("erc20Token")},
+			[]harness.SDKZodIssue{issue("erc1155Token", "metadata", "indexStatus")},
+			[]harness.SDKZodIssue{issue("erc721Token")})}, 0},
+		{"a union without such a member", []harness.SDKZodIssue{union(
+			[]harness.SDKZodIssue{issue("erc20Token"), issue("value")},
+			[]harness.SDKZodIssue{issue("erc1155Token", "metadata", "indexStatus"), issue("logIndex")})}, 1},
+	} {
+		require.Len(t, untolerated(c.issues), c.left, c.name)
+	}
+}
