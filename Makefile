@@ -154,6 +154,14 @@ test-e2e-operator: build
 test-e2e-nodeapi: build
 	$(E2E_TEST) $(E2E_NODEAPI)
 
+# The official SDK (@avalanche-sdk/chainkit, tests/sdk) against the shared
+# network's avadata, every EVM operation on both EVM chains: the test
+# TestEVMSDKConformance of make test-e2e-evm, alone. It installs the SDK with
+# npm ci on first use (needs node and npm).
+.PHONY: test-sdk
+test-sdk: build
+	$(GO) test -count=1 -p 1 -timeout 25m -run 'TestEVMSDK' ./tests/e2e/evm/
+
 # Benchmarks: results go in the issue notes; nothing is asserted on speed.
 # The store ones index AVADATA_BENCH_TXS synthetic transactions (default
 # 100k; the issue's figure is 1M). The e2e catch-up one makes
