@@ -119,15 +119,7 @@ func TestEVMSDKConformance(t *testing.T) {
 // cases below are written and skipped; remove each name as its route
 // merges.
 var pendingOperations = []string{
-	"getLatestBlocks", "getBlock", "getTransactionsForBlock", "listLatestBlocksAllChains",
-	"listLatestTransactions", "listLatestTransactionsAllChains",
-	"listNativeTransactions", "listErc20Transactions", "listErc721Transactions", "listErc1155Transactions",
-	"listInternalTransactions",
 	"listErc20Balances", "listErc1155Balances", "listCollectibleBalances",
-	"listTokens", "getTokenDetails", "reindexNft",
-	"listContractDeployments",
-	"listAddressChains", "getAddressChains", "listAllLatestTransactions", "listAllLatestBlocks",
-	"data-health-check", "live-check",
 	"postTransactionExportJob", "getOperationResult",
 }
 
