@@ -47,6 +47,9 @@
 //	listErc721Balances                           GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc721                evm/list_erc721_balances.go
 //	getContractMetadata                          GET   /v1/chains/{chainId}/addresses/{address}                                    evm/get_contract_metadata.go
 //	listNftHolders                               GET   /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders           evm/list_nft_holders.go
+//	listErc20Balances                            GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc20                 evm/list_erc20_balances.go
+//	listErc1155Balances                          GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc1155               evm/list_erc1155_balances.go
+//	listCollectibleBalances                      GET   /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles          evm/list_collectible_balances.go
 //	listLatestPrimaryNetworkTransactions         GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions              primary/list_latest_primary_network_transactions.go
 //	getBalancesByAddresses                       GET   /v1/networks/{network}/blockchains/{blockchainId}/balances                  primary/get_balances_by_addresses.go
 //	getVertexByHeight                            GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight     primary/get_vertex_by_height.go

@@ -1,5 +1,7 @@
 package evm
 
+import "github.com/ava-labs/libevm/common"
+
 // Config tunes the EVM operations. The zero value is usable: no custom
 // native token, no curated contract, no prices.
 type Config struct {
@@ -13,6 +15,8 @@ type Config struct {
 	// Prices supplies token prices; nil means none, and every price field is
 	// left out of the responses.
 	Prices PriceSource
+	// SpamTokens are operator-flagged spam tokens (spam.go).
+	SpamTokens SpamTokens
 }
 
 // NativeToken describes the native token of an EVM chain. Its decimals are
@@ -23,3 +27,7 @@ type NativeToken struct {
 	LogoURI     string
 	Description string
 }
+
+// SpamTokens are the token contracts an operator flags as spam, by EVM
+// chain id: filterSpamTokens leaves them out (spam.go). Nil: none.
+type SpamTokens map[uint64]map[common.Address]bool

@@ -32,6 +32,10 @@ type EVM struct {
 	TransferQueries []evmdata.TransferQuery
 	NftCalls        int
 	PinnedSeen      []uint64 // the pinned height of every NFTsOf/Holders call
+
+	// TokenState is the token side of the index and the node's state
+	// (evm_balances_fake.go).
+	TokenState TokenState
 }
 
 func NewEVM() *EVM {
