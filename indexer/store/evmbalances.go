@@ -67,38 +67,24 @@ func (s *Store) TokensOf(ctx context.Context, chain netinfo.Chain, addr common.A
 func (s *Store) NFTCandidates(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
 	kind evmdata.ErcType, after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
-	ownerPrefix := newKey(tagNFTByH, chain).addr(owner)
-	prefix, groupLen := ownerPrefix, common.AddressLength+32
-	if contract != nil {
-		prefix, groupLen = ownerPrefix.addr(*contract), 32
-	}
-	from := []byte(prefix)
-	if after != nil {
-		from = maxKey(from, groupEnd(ownerPrefix.addr(after.Contract).tokenID(after.TokenID)))
-	}
+	scan := newNFTHistoryScan(chain, owner, contract, after)
 	var out []evmdata.NFT
 	err := s.read(ctx, func(txn *badger.Txn) error {
-		first := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		first := txn.NewIterator(badger.IteratorOptions{Prefix: scan.prefix})
 		defer first.Close()
-		return latestAsOf(ctx, txn, prefix, groupLen, from, pinned, func(group, v []byte) (bool, error) {
+		return latestAsOf(ctx, txn, scan.prefix, scan.groupLen, scan.from, pinned, func(group, v []byte) (bool, error) {
 			if len(v) == 0 {
 				return false, fmt.Errorf("empty NFT history row")
 			}
-			full := append(append([]byte(nil), prefix[len(ownerPrefix):]...), group...)
-			nft := evmdata.NFT{
-				Contract: common.BytesToAddress(full[:common.AddressLength]),
-				TokenID:  new(big.Int).SetBytes(full[common.AddressLength:]),
-				Owner:    owner,
-				Kind:     evmdata.ErcType(v[0]),
-				Balance:  new(big.Int),
-			}
+			nft := scan.nft(group)
+			nft.Kind, nft.Balance = evmdata.ErcType(v[0]), new(big.Int)
 			switch nft.Kind {
 			case evmdata.Erc721:
 				nft.Balance.SetInt64(1)
 			case evmdata.Erc1155:
 				nft.Balance.SetBytes(v[1:])
 			default: // no longer held: its standard is its first row's
-				standard, err := firstKind(first, append(append([]byte(nil), prefix...), group...))
+				standard, err := firstKind(first, append(append([]byte(nil), scan.prefix...), group...))
 				if err != nil || standard != evmdata.Erc1155 {
 					return err == nil, err
 				}
