@@ -18,7 +18,7 @@ func TestParseConfigSpamTokens(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"spamTokens":{"C":["0x00000000000000000000000000000000000000aa"]}}`: `"C" is not an EVM chain id`,
 		`{"spamTokens":{"43114":["0x12"]}}`:                                   `spamTokens of chain 43114: "0x12"`,
-		`{"spamTokens":["0x00000000000000000000000000000000000000aa"]}`:      "invalid avadata chain config",
+		`{"spamTokens":["0x00000000000000000000000000000000000000aa"]}`:       "invalid avadata chain config",
 	} {
 		_, err := ParseConfig([]byte(in))
 		require.ErrorContains(t, err, want, in)
