@@ -8,8 +8,8 @@ import (
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/evmstate"
 	"github.com/avadata/avadata/indexer/netinfo"
-	"github.com/avadata/avadata/indexer/nodeapi"
 )
 
 // TokenBalancesAt reads token balances on an EVM chain at block height
@@ -17,30 +17,32 @@ import (
 func (ix *Indexer) TokenBalancesAt(ctx context.Context, chain netinfo.Chain, height uint64,
 	calls []evmdata.BalanceCall,
 ) ([]*big.Int, error) {
-	ix.mu.Lock()
-	b, ok := ix.balances[chain]
-	ix.mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("chain %s is not a followed EVM chain", chain)
+	b, err := ix.balancesOf(chain)
+	if err != nil {
+		return nil, err
 	}
 	return b.At(ctx, height, calls)
 }
 
 // NativeBalanceAt reads addr's native balance on an EVM chain at block
-// height; evmdata.ErrStateUnavailable when the node no longer has that
-// block's state.
+// height (cached); evmdata.ErrStateUnavailable when the node no longer has
+// that block's state.
 func (ix *Indexer) NativeBalanceAt(ctx context.Context, chain netinfo.Chain, addr common.Address,
 	height uint64,
 ) (*big.Int, error) {
+	b, err := ix.balancesOf(chain)
+	if err != nil {
+		return nil, err
+	}
+	return b.NativeAt(ctx, height, addr)
+}
+
+func (ix *Indexer) balancesOf(chain netinfo.Chain) (*evmstate.Balances, error) {
 	ix.mu.Lock()
-	c, ok := ix.evm[chain]
-	ix.mu.Unlock()
+	defer ix.mu.Unlock()
+	b, ok := ix.balances[chain]
 	if !ok {
 		return nil, fmt.Errorf("chain %s is not a followed EVM chain", chain)
 	}
-	balance, err := c.BalanceAt(ctx, addr, height)
-	if nodeapi.IsStateUnavailable(err) {
-		return nil, fmt.Errorf("%w: %w", evmdata.ErrStateUnavailable, err)
-	}
-	return balance, err
+	return b, nil
 }

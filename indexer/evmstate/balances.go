@@ -5,8 +5,9 @@
 // without an event) is never shown with an amount derived from its logs.
 //
 // The state of an accepted block never changes, so every answer is cached
-// by (block, token, owner, id): paging through a listing, or asking again
-// for the same block, reads the node only once per balance.
+// by (block, token, owner, id), and native balances by (block, owner):
+// paging through a listing, or asking again for the same block, reads the
+// node only once per balance.
 package evmstate
 
 import (
@@ -33,9 +34,11 @@ var (
 // bytes each).
 const DefaultCacheEntries = 1 << 16
 
-// Caller runs read-only calls at a block (nodeapi.EVMClient).
+// Caller runs read-only calls and reads native balances at a block
+// (nodeapi.EVMClient).
 type Caller interface {
 	CallContractsAt(ctx context.Context, calls []nodeapi.ContractCall, height uint64) error
+	BalanceAt(ctx context.Context, addr common.Address, height uint64) (*big.Int, error)
 }
 
 // Balances reads one chain's token balances at a block, through a cache.
@@ -45,13 +48,15 @@ type Balances struct {
 	cache *lru.Cache[balanceKey, cachedBalance]
 }
 
-// balanceKey is one immutable answer: a balance at a block.
+// balanceKey is one immutable answer: a balance at a block (the native
+// one when native is set).
 type balanceKey struct {
 	height  uint64
 	token   common.Address
 	owner   common.Address
 	id      [32]byte
 	erc1155 bool
+	native  bool
 }
 
 // cachedBalance is a balance, or nil when the contract gave none (it
@@ -100,6 +105,25 @@ func (b *Balances) At(ctx context.Context, height uint64, calls []evmdata.Balanc
 		out[i] = balance
 	}
 	return out, nil
+}
+
+// NativeAt returns owner's native balance at block height (read only);
+// evmdata.ErrStateUnavailable when the node no longer has that block's
+// state.
+func (b *Balances) NativeAt(ctx context.Context, height uint64, owner common.Address) (*big.Int, error) {
+	key := balanceKey{height: height, owner: owner, native: true}
+	if hit, ok := b.cache.Get(key); ok {
+		return hit.balance, nil
+	}
+	balance, err := b.node.BalanceAt(ctx, owner, height)
+	if nodeapi.IsStateUnavailable(err) {
+		return nil, fmt.Errorf("%w: %w", evmdata.ErrStateUnavailable, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.cache.Put(key, cachedBalance{balance: balance})
+	return balance, nil
 }
 
 func keyOf(height uint64, c evmdata.BalanceCall) balanceKey {

@@ -22,6 +22,14 @@ type fakeNode struct {
 	calls   int // calls sent
 }
 
+func (f *fakeNode) BalanceAt(_ context.Context, addr common.Address, height uint64) (*big.Int, error) {
+	f.calls++
+	if f.err != nil {
+		return nil, f.err
+	}
+	return new(big.Int).SetUint64(height + uint64(addr[19])), nil
+}
+
 func (f *fakeNode) CallContractsAt(_ context.Context, calls []nodeapi.ContractCall, height uint64) error {
 	if f.err != nil {
 		return f.err
@@ -117,6 +125,25 @@ func TestBalancesAtFailures(t *testing.T) {
 
 	node.err = errors.New("connection refused")
 	_, err = b.At(context.Background(), 5, []evmdata.BalanceCall{{Token: erc1155, Owner: owner, TokenID: big.NewInt(1)}})
+	require.ErrorContains(t, err, "connection refused")
+	require.NotErrorIs(t, err, evmdata.ErrStateUnavailable)
+}
+
+func TestNativeAtCaches(t *testing.T) {
+	node := newFake()
+	b := NewBalances(node, 100)
+	for range 2 {
+		got, err := b.NativeAt(context.Background(), 7, owner)
+		require.NoError(t, err)
+		require.Equal(t, int64(7+0x11), got.Int64())
+	}
+	require.Equal(t, 1, node.calls, "a block's native balance is read once")
+
+	node.err = rpcErr{-32000, "missing trie node abc (path )"}
+	_, err := b.NativeAt(context.Background(), 3, owner)
+	require.ErrorIs(t, err, evmdata.ErrStateUnavailable)
+	node.err = errors.New("connection refused")
+	_, err = b.NativeAt(context.Background(), 3, owner)
 	require.ErrorContains(t, err, "connection refused")
 	require.NotErrorIs(t, err, evmdata.ErrStateUnavailable)
 }
