@@ -69,6 +69,9 @@
 //	listContractDeployments                      GET   /v1/chains/{chainId}/contracts/{address}/deployments                        evm/list_contract_deployments.go
 //	listAddressChains                            GET   /v1/address/{address}/chains                                                evm/list_address_chains.go
 //	getAddressChains                             GET   /v1/chains/address/{address}                                                evm/list_address_chains.go
+//	listErc20Balances                            GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc20                 evm/list_erc20_balances.go
+//	listErc1155Balances                          GET   /v1/chains/{chainId}/addresses/{address}/balances:listErc1155               evm/list_erc1155_balances.go
+//	listCollectibleBalances                      GET   /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles          evm/list_collectible_balances.go
 //	listLatestPrimaryNetworkTransactions         GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions              primary/list_latest_primary_network_transactions.go
 //	getBalancesByAddresses                       GET   /v1/networks/{network}/blockchains/{blockchainId}/balances                  primary/get_balances_by_addresses.go
 //	getVertexByHeight                            GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight     primary/get_vertex_by_height.go

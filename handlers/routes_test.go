@@ -42,6 +42,9 @@ func TestLiteralSuffixRoutes(t *testing.T) {
 		handlertest.OK("contract metadata", "/v1/chains/43112/addresses/"+handlertest.Wavax.Hex(), "ercType"),
 		handlertest.OK("address transactions", "/v1/chains/43112/addresses/"+handlertest.EVMAddr+"/transactions", "transactions"),
 		handlertest.OK("erc721 balances", "/v1/chains/43112/addresses/"+handlertest.EVMAddr+"/balances:listErc721", "erc721TokenBalances"),
+		handlertest.OK("erc20 balances", "/v1/chains/43112/addresses/"+handlertest.EVMAddr+"/balances:listErc20", "erc20TokenBalances"),
+		handlertest.OK("erc1155 balances", "/v1/chains/43112/addresses/"+handlertest.EVMAddr+"/balances:listErc1155", "erc1155TokenBalances"),
+		handlertest.OK("collectible balances", "/v1/chains/43112/addresses/"+handlertest.EVMAddr+"/balances:listCollectibles", "collectibleBalances"),
 		handlertest.OK("native balance", "/v1/chains/43112/addresses/"+handlertest.EVMAddr+"/balances:getNative", "nativeTokenBalance"),
 		handlertest.OK("getDeployment", "/v1/chains/43112/contracts/"+handlertest.Wavax.Hex()+"/transactions:getDeployment", "networkTokenDetails"),
 		handlertest.OK("nfts:listHolders", "/metrics/v2/chains/43112/contracts/"+handlertest.Kitties.Hex()+"/nfts:listHolders", "totalHolders"),
@@ -51,7 +54,7 @@ func TestLiteralSuffixRoutes(t *testing.T) {
 		{Name: "suffix without colon", Path: pBase + "/transactionslistStaking", Status: http.StatusNotFound, Fragments: []string{"no route"}},
 		{Name: "colon alone", Path: pBase + "/transactions:", Status: http.StatusNotFound, Fragments: []string{"no route"}},
 		{Name: "trailing slash", Path: pBase + "/transactions/", Status: http.StatusNotFound, Fragments: []string{"no route"}},
-		{Name: "unknown balances suffix", Path: "/v1/chains/43112/addresses/" + handlertest.EVMAddr + "/balances:listErc20",
+		{Name: "unknown balances suffix", Path: "/v1/chains/43112/addresses/" + handlertest.EVMAddr + "/balances:listErc404",
 			Status: http.StatusNotFound, Fragments: []string{"no route"}},
 		{Name: "getDeployment on addresses", Path: "/v1/chains/43112/addresses/" + handlertest.EVMAddr + "/transactions:getDeployment",
 			Status: http.StatusNotFound, Fragments: []string{"no route"}},
@@ -95,7 +98,7 @@ func TestIndexListsDataRoutes(t *testing.T) {
 	for _, e := range body.Endpoints {
 		paths[e.Method+" "+e.Path] = e.Summary
 	}
-	require.Len(t, paths, 5+17+4+8+6+2+6) // blocks and latest txs, typed histories, health checks, NFTs/deployments/address chains
+	require.Len(t, paths, 5+17+4+8+6+2+6+3) // blocks and latest txs, typed histories, health checks, NFTs/deployments/address chains, token balances
 	require.NotContains(t, paths["GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}"], "not served yet")
 	require.NotContains(t, paths["POST /v1/signatureAggregator/{network}/aggregateSignatures"], "not served yet")
 	require.NotContains(t, paths["GET /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders"], "not served yet")

@@ -33,6 +33,7 @@ import (
 	"github.com/avadata/avadata/indexer/evmchain"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/evmmeta"
+	"github.com/avadata/avadata/indexer/evmstate"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/nodeapi"
@@ -77,6 +78,9 @@ type Indexer struct {
 	evm     map[netinfo.Chain]*nodeapi.EVMClient
 	running context.Context // set by Run: where added chains start
 	wg      sync.WaitGroup
+
+	// balances reads token balances at a block, per EVM chain (cached).
+	balances map[netinfo.Chain]*evmstate.Balances
 }
 
 // task is a background job beside the followers.
@@ -179,6 +183,10 @@ func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.
 		return err
 	}
 	ix.evm[ci.Chain] = evm
+	if ix.balances == nil {
+		ix.balances = map[netinfo.Chain]*evmstate.Balances{}
+	}
+	ix.balances[ci.Chain] = evmstate.NewBalances(evm, evmstate.DefaultCacheEntries)
 	opts := evmchain.Options{Trace: cfg.Trace, Log: ix.log}
 	if ci.Chain == netinfo.C {
 		rules := catomic.NewRules(cfg.Upgrades)

@@ -45,6 +45,11 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 		}
 		cfg.EVM.CuratedContracts = curated
 	}
+	spam, err := vm.config.spamTokens()
+	if err != nil {
+		return nil, fmt.Errorf("invalid avadata chain config: %w", err)
+	}
+	cfg.EVM.SpamTokens = spam
 	var ctrl handlers.Controller
 	if vm.config.AdminAPIEnabled {
 		ctrl = vm

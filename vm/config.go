@@ -71,6 +71,9 @@ type Config struct {
 	PageTokenSecret string `json:"pageTokenSecret"`
 	// Aggregator tunes the signature aggregator (sigagg.go).
 	SignatureAggregator SignatureAggregatorConfig `json:"signatureAggregator"`
+	// SpamTokens lists, by EVM chain id ("43114"), token contracts that
+	// filterSpamTokens always leaves out (handlers/evm/spam.go).
+	SpamTokens map[string][]string `json:"spamTokens"`
 }
 
 // NFTMetadataConfig is the nftMetadata key. Fetching is off by default: it
@@ -181,6 +184,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("invalid avadata chain config: %w", err)
 	}
 	if _, err := c.pageTokenSecret(); err != nil {
+		return fmt.Errorf("invalid avadata chain config: %w", err)
+	}
+	if _, err := c.spamTokens(); err != nil {
 		return fmt.Errorf("invalid avadata chain config: %w", err)
 	}
 	return nil

@@ -1,6 +1,10 @@
 package evm
 
-import "github.com/avadata/avadata/indexer/evmdata"
+import (
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+)
 
 // Config tunes the EVM operations. The zero value is usable: no custom
 // native token, no curated contract, no prices.
@@ -18,6 +22,8 @@ type Config struct {
 	// NFTReindex bounds reindexNft (reindex_nft.go); a zero field takes its
 	// default (DefaultReindexCooldown, DefaultReindexQueue).
 	NFTReindex evmdata.ReindexLimits
+	// SpamTokens are operator-flagged spam tokens (spam.go).
+	SpamTokens SpamTokens
 }
 
 // NativeToken describes the native token of an EVM chain. Its decimals are
@@ -28,3 +34,7 @@ type NativeToken struct {
 	LogoURI     string
 	Description string
 }
+
+// SpamTokens are the token contracts an operator flags as spam, by EVM
+// chain id: filterSpamTokens leaves them out (spam.go). Nil: none.
+type SpamTokens map[uint64]map[common.Address]bool

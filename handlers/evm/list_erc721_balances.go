@@ -73,6 +73,12 @@ type erc721TokenBalance struct {
 	ChainID string `json:"chainId"`
 }
 
+func (v *shaper) erc721TokenBalance(nft evmdata.NFT) erc721TokenBalance {
+	token := v.erc721Token(nft.Contract, nft.TokenID, nft.Metadata)
+	token.OwnerAddress = nft.Owner.Hex()
+	return erc721TokenBalance{erc721Token: token, ChainID: v.evmChainID()}
+}
+
 func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
 	req, err := s.parseListErc721BalancesRequest(r, heights)
 	if err != nil {
@@ -93,9 +99,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 		Erc721TokenBalances: make([]erc721TokenBalance, len(nfts)),
 	}
 	for i, nft := range nfts {
-		token := shapes.erc721Token(nft.Contract, nft.TokenID, nft.Metadata)
-		token.OwnerAddress = nft.Owner.Hex()
-		resp.Erc721TokenBalances[i] = erc721TokenBalance{erc721Token: token, ChainID: shapes.evmChainID()}
+		resp.Erc721TokenBalances[i] = shapes.erc721TokenBalance(nft)
 	}
 	if shapes.err != nil {
 		return shapes.err

@@ -2,7 +2,6 @@ package evm
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 
@@ -19,8 +18,6 @@ import (
 // pinned paging) in the V2 shapes (ERC-20 tokens carry tokenReputation),
 // and filterSpamTokens.
 
-const paramFilterSpamTokens = "filterSpamTokens"
-
 // listTransactionDetailsResponseV2 is the OpenAPI's
 // ListTransactionDetailsResponseV2.
 type listTransactionDetailsResponseV2 struct {
@@ -29,7 +26,7 @@ type listTransactionDetailsResponseV2 struct {
 }
 
 func (s *server) serveListTransactionsV2(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
-	filterSpam, spamErr := parseFilterSpamTokens(r.URL.Query())
+	filterSpam, spamErr := parseBool(r.URL.Query(), paramFilterSpamTokens, false)
 	// The filter is bound into the page tokens: a token resumes only the
 	// listing it came from.
 	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTransactionsV2, true), strconv.FormatBool(filterSpam))
@@ -45,30 +42,13 @@ func (s *server) serveListTransactionsV2(w http.ResponseWriter, r *http.Request,
 	}
 	shapes := s.newShaper(r.Context(), req.Chain, defaultCurrency)
 	if filterSpam {
-		txs = withoutSpamTokens(txs, req.Address, s.spamTokenRule(shapes))
+		txs = withoutSpamTokens(txs, req.Address, shapes.isSpamToken) // spam.go
 	}
 	resp := listTransactionDetailsResponseV2{Transactions: make([]transactionDetailsV2, len(txs)), NextPageToken: next}
 	for i := range txs {
 		resp.Transactions[i] = shapes.transactionDetailsV2(&txs[i])
 	}
 	return shapes.write(w, resp)
-}
-
-// parseFilterSpamTokens reads filterSpamTokens: true or false
-// (case-insensitive), default false.
-func parseFilterSpamTokens(q url.Values) (bool, error) {
-	v, err := api.ParseEnum(q, paramFilterSpamTokens, []string{"true", "false"})
-	return v == "true", err
-}
-
-// spamTokenRule says which token contracts filterSpamTokens=true hides from
-// listTransactionsV2.
-//
-// SPAM FILTER WIRING: this is the one place where the spam rule of spam.go
-// (what listErc20Balances' filterSpamTokens calls spam) is to be connected.
-// Until it is, no token is judged spam and the filter hides nothing.
-func (s *server) spamTokenRule(_ *shaper) func(token common.Address) bool {
-	return func(common.Address) bool { return false }
 }
 
 // withoutSpamTokens drops the transfers of spam tokens from each entry, and

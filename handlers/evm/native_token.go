@@ -3,6 +3,7 @@ package evm
 import (
 	"cmp"
 	"fmt"
+	"math/big"
 	"net/http"
 	"time"
 
@@ -54,6 +55,13 @@ func (v *shaper) networkTokenDetails(blockTime uint64) networkTokenDetails {
 
 // nativeTokenBalance reads addr's current native balance from the node.
 func (v *shaper) nativeTokenBalance(addr common.Address) nativeTokenBalance {
+	return v.readNativeTokenBalance(addr, func() (*big.Int, error) {
+		return v.s.state.NativeBalance(v.ctx, v.chain.Chain, addr)
+	})
+}
+
+// readNativeTokenBalance shapes the native balance that read returns.
+func (v *shaper) readNativeTokenBalance(addr common.Address, read func() (*big.Int, error)) nativeTokenBalance {
 	token := v.s.nativeToken(v.chain)
 	token.Description = "" // NativeTokenBalance has no description
 	out := nativeTokenBalance{networkToken: token, ChainID: v.evmChainID(), Balance: "0"}
@@ -64,7 +72,7 @@ func (v *shaper) nativeTokenBalance(addr common.Address) nativeTokenBalance {
 		v.fail(api.NewError(http.StatusServiceUnavailable, "native balances are not available: this node gives avadata no access to EVM state"))
 		return out
 	}
-	balance, err := v.s.state.NativeBalance(v.ctx, v.chain.Chain, addr)
+	balance, err := read()
 	if err != nil {
 		v.fail(fmt.Errorf("reading the native balance of %s: %w", addr, err))
 		return out

@@ -67,6 +67,13 @@ const (
 	routeGetAddressChains        = "getAddressChains"
 )
 
+// Token balance route names (token_balances.go).
+const (
+	routeListErc20Balances       = "listErc20Balances"
+	routeListErc1155Balances     = "listErc1155Balances"
+	routeListCollectibleBalances = "listCollectibleBalances"
+)
+
 func (s *server) evmRoutes() []api.Route {
 	return []api.Route{
 		{Name: routeSupportedChains, Method: http.MethodGet, Path: "/v1/chains",
@@ -148,6 +155,15 @@ func (s *server) evmRoutes() []api.Route {
 			Summary: "EVM chains where an address has activity", Handler: s.Adapt(s.serveListAddressChains)},
 		{Name: routeGetAddressChains, Method: http.MethodGet, Path: "/v1/chains/address/{address}",
 			Summary: "EVM chains where an address has activity (deprecated alias)", Handler: s.Adapt(s.serveListAddressChains)},
+		{Name: routeListErc20Balances, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:listErc20",
+			Summary: "ERC-20 balances of an address at a block", Handler: s.Adapt(s.serveListErc20Balances)},
+		{Name: routeListErc1155Balances, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:listErc1155",
+			Summary: "ERC-1155 balances of an address at a block", Handler: s.Adapt(s.serveListErc1155Balances)},
+		{Name: routeListCollectibleBalances, Method: http.MethodGet,
+			Path:    "/v1/chains/{chainId}/addresses/{address}/balances:listCollectibles",
+			Summary: "ERC-721 and ERC-1155 balances of an address", Handler: s.Adapt(s.serveListCollectibleBalances)},
 	}
 }
 

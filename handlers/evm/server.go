@@ -76,9 +76,23 @@ type Reader interface {
 		limit int, pinned uint64) ([]evmdata.DeployedContract, error)
 	// HasActivity reports whether any indexed tx of the chain involves addr.
 	HasActivity(ctx context.Context, chain netinfo.Chain, addr common.Address) (bool, error)
+	// TokensOf lists the tokens of a standard addr sent or received, after
+	// the given one (the candidates of its ERC-20 balances).
+	TokensOf(ctx context.Context, chain netinfo.Chain, addr common.Address, kind evmdata.ErcType,
+		after *common.Address, limit int) ([]common.Address, error)
+	// NFTCandidates lists the ERC-721 tokens owner holds at pinned and
+	// every ERC-1155 id it held by then (kind ErcUnknown: both).
+	NFTCandidates(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
+		kind evmdata.ErcType, after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
 }
 
 // StateReader reads current state from the node's EVM chains.
 type StateReader interface {
 	NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error)
+	// TokenBalancesAt reads balanceOf at block height, one answer per call:
+	// nil where the contract gives none. evmdata.ErrStateUnavailable when
+	// the node no longer has that block's state.
+	TokenBalancesAt(ctx context.Context, chain netinfo.Chain, height uint64, calls []evmdata.BalanceCall) ([]*big.Int, error)
+	// NativeBalanceAt reads a native balance at block height.
+	NativeBalanceAt(ctx context.Context, chain netinfo.Chain, addr common.Address, height uint64) (*big.Int, error)
 }

@@ -40,6 +40,10 @@ type EVM struct {
 	Reindexes     []evmdata.TokenRef
 	ReindexLimits []evmdata.ReindexLimits
 	ReindexAnswer *evmdata.ReindexOutcome
+
+	// TokenState is the token side of the index and the node's state
+	// (evm_balances_fake.go).
+	TokenState TokenState
 }
 
 func NewEVM() *EVM {

@@ -16,9 +16,18 @@ import (
 
 // Balance returns addr's native balance (eth_getBalance at "latest").
 func (c *EVMClient) Balance(ctx context.Context, addr common.Address) (*big.Int, error) {
+	return c.balance(ctx, addr, "latest")
+}
+
+// BalanceAt returns addr's native balance at block height.
+func (c *EVMClient) BalanceAt(ctx context.Context, addr common.Address, height uint64) (*big.Int, error) {
+	return c.balance(ctx, addr, hexutil.Uint64(height))
+}
+
+func (c *EVMClient) balance(ctx context.Context, addr common.Address, block any) (*big.Int, error) {
 	var bal hexutil.Big
-	if err := c.rpc.CallContext(ctx, &bal, "eth_getBalance", addr, "latest"); err != nil {
-		return nil, fmt.Errorf("%s eth_getBalance(%s): %w", c.chain, addr, err)
+	if err := c.rpc.CallContext(ctx, &bal, "eth_getBalance", addr, block); err != nil {
+		return nil, fmt.Errorf("%s eth_getBalance(%s, %v): %w", c.chain, addr, block, err)
 	}
 	return bal.ToInt(), nil
 }
@@ -40,12 +49,23 @@ type callArgs struct {
 // CallContracts runs eth_call at "latest" for every call, in JSON-RPC
 // batches within the node's limits, filling Result or Err of each.
 func (c *EVMClient) CallContracts(ctx context.Context, calls []ContractCall) error {
+	return c.callContracts(ctx, calls, "latest")
+}
+
+// CallContractsAt is CallContracts at block height. A node that no longer
+// has that block's state fails each call with an error IsStateUnavailable
+// reports.
+func (c *EVMClient) CallContractsAt(ctx context.Context, calls []ContractCall, height uint64) error {
+	return c.callContracts(ctx, calls, hexutil.Uint64(height))
+}
+
+func (c *EVMClient) callContracts(ctx context.Context, calls []ContractCall, block any) error {
 	results := make([]hexutil.Bytes, len(calls))
 	elems := make([]rpc.BatchElem, len(calls))
 	for i := range calls {
 		elems[i] = rpc.BatchElem{
 			Method: "eth_call",
-			Args:   []any{callArgs{To: calls[i].To, Data: calls[i].Data}, "latest"},
+			Args:   []any{callArgs{To: calls[i].To, Data: calls[i].Data}, block},
 			Result: &results[i],
 		}
 	}

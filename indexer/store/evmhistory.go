@@ -105,28 +105,14 @@ func holdersAsOf(ctx context.Context, txn *badger.Txn, chain netinfo.Chain, cont
 func nftsAsOf(ctx context.Context, txn *badger.Txn, chain netinfo.Chain, owner common.Address, contract *common.Address,
 	after *evmdata.NFTPos, limit int, pinned uint64,
 ) ([]evmdata.NFT, error) {
-	ownerPrefix := newKey(tagNFTByH, chain).addr(owner)
-	prefix, groupLen := ownerPrefix, common.AddressLength+32
-	if contract != nil {
-		prefix, groupLen = ownerPrefix.addr(*contract), 32
-	}
-	from := []byte(prefix)
-	if after != nil {
-		from = maxKey(from, groupEnd(ownerPrefix.addr(after.Contract).tokenID(after.TokenID)))
-	}
+	scan := newNFTHistoryScan(chain, owner, contract, after)
 	var out []evmdata.NFT
-	err := latestAsOf(ctx, txn, prefix, groupLen, from, pinned, func(group, v []byte) (bool, error) {
+	err := latestAsOf(ctx, txn, scan.prefix, scan.groupLen, scan.from, pinned, func(group, v []byte) (bool, error) {
 		if len(v) == 0 || evmdata.ErcType(v[0]) == evmdata.ErcUnknown {
 			return true, nil // given away by then
 		}
-		full := append(append([]byte(nil), prefix[len(ownerPrefix):]...), group...)
-		nft := evmdata.NFT{
-			Contract: common.BytesToAddress(full[:common.AddressLength]),
-			TokenID:  new(big.Int).SetBytes(full[common.AddressLength:]),
-			Owner:    owner,
-			Kind:     evmdata.ErcType(v[0]),
-			Balance:  big.NewInt(1),
-		}
+		nft := scan.nft(group)
+		nft.Kind, nft.Balance = evmdata.ErcType(v[0]), big.NewInt(1)
 		if nft.Kind == evmdata.Erc1155 {
 			nft.Balance = new(big.Int).SetBytes(v[1:])
 		}
@@ -138,4 +124,38 @@ func nftsAsOf(ctx context.Context, txn *badger.Txn, chain netinfo.Chain, owner c
 		return len(out) < limit, nil
 	})
 	return out, err
+}
+
+// nftHistoryScan is where a walk of owner's NFT history rows (0x94) runs:
+// its prefix (of one contract when set) and the group length under it,
+// from the first group after the given position.
+type nftHistoryScan struct {
+	owner       common.Address
+	ownerPrefix key
+	prefix      key
+	groupLen    int
+	from        []byte
+}
+
+func newNFTHistoryScan(chain netinfo.Chain, owner common.Address, contract *common.Address, after *evmdata.NFTPos) nftHistoryScan {
+	ownerPrefix := newKey(tagNFTByH, chain).addr(owner)
+	scan := nftHistoryScan{owner: owner, ownerPrefix: ownerPrefix, prefix: ownerPrefix, groupLen: common.AddressLength + 32}
+	if contract != nil {
+		scan.prefix, scan.groupLen = ownerPrefix.addr(*contract), 32
+	}
+	scan.from = scan.prefix
+	if after != nil {
+		scan.from = maxKey(scan.from, groupEnd(ownerPrefix.addr(after.Contract).tokenID(after.TokenID)))
+	}
+	return scan
+}
+
+// nft is the holding a group names (contract and token id).
+func (sc nftHistoryScan) nft(group []byte) evmdata.NFT {
+	full := append(append([]byte(nil), sc.prefix[len(sc.ownerPrefix):]...), group...)
+	return evmdata.NFT{
+		Contract: common.BytesToAddress(full[:common.AddressLength]),
+		TokenID:  new(big.Int).SetBytes(full[common.AddressLength:]),
+		Owner:    sc.owner,
+	}
 }

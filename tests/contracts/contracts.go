@@ -36,6 +36,10 @@ const (
 	NameReverter    = "Reverter"
 )
 
+// NameTestRebasingERC20 names the rebasing ERC-20 (balances not following
+// its Transfer logs).
+const NameTestRebasingERC20 = "TestRebasingERC20"
+
 // artifactFiles is read-only: embed.FS cannot be changed at run time.
 //
 //go:embed artifacts/*.json
@@ -135,6 +139,12 @@ func Forwarder() *Artifact { return MustLoad(NameForwarder) }
 // Reverter has alwaysRevert() (fails with RevertReason) and tryInner() (an
 // inner call that reverts, caught, in a successful transaction).
 func Reverter() *Artifact { return MustLoad(NameReverter) }
+
+// TestRebasingERC20 is an ERC-20 with constructor(name, symbol) whose
+// balanceOf does not follow its Transfer logs: public mint(to, amount),
+// transfer(to, amount) and rebase(index), which changes every balance
+// (shares * index / 1e18) without a Transfer event.
+func TestRebasingERC20() *Artifact { return MustLoad(NameTestRebasingERC20) }
 
 // RevertReason is the reason Reverter.alwaysRevert reverts with.
 const RevertReason = "Reverter: always reverts"

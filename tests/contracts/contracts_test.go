@@ -10,7 +10,8 @@ import (
 )
 
 func TestLoadAll(t *testing.T) {
-	want := []string{NameChild, NameFactory, NameForwarder, NameReverter, NameTestERC1155, NameTestERC20, NameTestERC721}
+	want := []string{NameChild, NameFactory, NameForwarder, NameReverter, NameTestERC1155, NameTestERC20, NameTestERC721,
+		NameTestRebasingERC20}
 	require.Equal(t, want, Names())
 	for _, name := range want {
 		a, err := Load(name)
@@ -38,6 +39,8 @@ func TestMethods(t *testing.T) {
 		NameFactory:   {"create(bytes32)", "predict(bytes32,uint256)"},
 		NameForwarder: {"forward(address)", "split(address,address)"},
 		NameReverter:  {"alwaysRevert()", "tryInner()", "REASON()"},
+		NameTestRebasingERC20: {"mint(address,uint256)", "transfer(address,uint256)", "rebase(uint256)",
+			"balanceOf(address)", "decimals()", "name()", "symbol()"},
 	} {
 		a := MustLoad(name)
 		var have []string

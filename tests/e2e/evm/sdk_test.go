@@ -119,7 +119,6 @@ func TestEVMSDKConformance(t *testing.T) {
 // cases below are written and skipped; remove each name as its route
 // merges.
 var pendingOperations = []string{
-	"listErc20Balances", "listErc1155Balances", "listCollectibleBalances",
 	"postTransactionExportJob", "getOperationResult",
 }
 
