@@ -131,17 +131,17 @@ func newServeBench(b *testing.B) *serveBench {
 				tx := evmdata.Tx{Index: uint32(j), Hash: serveBenchHash("tx", seq), Type: 2, From: from, To: &to,
 					Value: big.NewInt(int64(seq) * 1e12), Gas: 21000, MaxFeePerGas: big.NewInt(50e9),
 					MaxPriorityFeePerGas: big.NewInt(1e9), Status: 1, GasUsed: 21000, EffectiveGasPrice: big.NewInt(26e9)}
-				if j%2 == 1 {
+				if j%2 == 1 { // a token transfer; its log index is unique in the block, as on a chain
 					token := tokens[seq%serveBenchTokens]
 					tx.To, tx.Value, tx.Gas, tx.GasUsed = &token, new(big.Int), 60000, 51000
 					tx.Input = append([]byte{0xa9, 0x05, 0x9c, 0xbb}, make([]byte, 64)...)
-					tx.Transfers = []evmdata.TokenTransfer{{LogIndex: 0, Token: token, Kind: evmdata.Erc20, From: from, To: to,
+					tx.Transfers = []evmdata.TokenTransfer{{LogIndex: uint32(j), Token: token, Kind: evmdata.Erc20, From: from, To: to,
 						Value: big.NewInt(int64(seq))}}
 				}
 				if n <= serveBenchHeld && j == 0 { // a mint of held token n-1 to the holder
 					token := held[n-1]
 					tx.To, tx.Value, tx.Gas, tx.GasUsed = &token, new(big.Int), 60000, 51000
-					tx.Transfers = []evmdata.TokenTransfer{{LogIndex: 0, Token: token, Kind: evmdata.Erc20, To: f.holder,
+					tx.Transfers = []evmdata.TokenTransfer{{LogIndex: uint32(j), Token: token, Kind: evmdata.Erc20, To: f.holder,
 						Value: big.NewInt(1e18)}}
 				}
 				blk.Txs[j] = tx
