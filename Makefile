@@ -168,7 +168,9 @@ test-sdk: build
 # AVADATA_BENCH_BLOCKS real blocks (default 2000) on the local subnet-evm
 # chain; the latency one times 100 transactions per EVM chain (the C-chain's
 # take ~2 s each). The HTTP one serves AVADATA_BENCH_HTTP_TXS synthetic
-# transactions (default 1M) to 32 clients, next to the node's own eth API.
+# transactions (default 1M) to 32 clients (address pages, tx by hash, the
+# ERC-20 balances of an address holding 100 tokens, the trivial route), next
+# to the node's own eth_getTransactionByHash.
 # The signature aggregation one starts a 5-validator network and times the
 # quorum for fresh and cached messages, one client and 16.
 bench: build
@@ -176,7 +178,7 @@ bench: build
 	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/evm/
 	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/primary/
 	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/evm/
-	$(GO) test -count=1 -run '^$$' -bench 'HTTPAddressTxs' -benchtime 1x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'HTTPRoutes' -benchtime 1x -timeout 30m ./tests/e2e/evm/
 	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/sigagg/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"sync"
 	"time"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
@@ -20,6 +21,11 @@ type Core struct {
 	// requestTimeout is the time budget of a request, named in the 503 of
 	// one that outlives it.
 	requestTimeout time.Duration
+	// streamNames keeps the cb58 stream name of each non-primary chain
+	// (ids.ID → string): every request names every follower's stream, and
+	// cb58 (a checksum and a base-58 division loop) cost more than the
+	// rest of that.
+	streamNames sync.Map
 }
 
 // NewCore returns the Core of an API answering for node. log may be nil

@@ -80,7 +80,7 @@ func (c *Core) streamStatuses() map[string]StreamStatus {
 	node := c.Network()
 	out := map[string]StreamStatus{}
 	for _, st := range c.Statuses() {
-		stream := statusStream(node, st)
+		stream := c.statusStream(node, st)
 		if _, seen := out[stream]; !seen {
 			out[stream] = StreamStatus{Height: st.IndexedHeight, BlocksPerSecond: st.BlocksPerSecond, Paused: st.Paused}
 		}
@@ -88,11 +88,20 @@ func (c *Core) streamStatuses() map[string]StreamStatus {
 	return out
 }
 
-func statusStream(node netinfo.Info, st follower.Status) string {
+func (c *Core) statusStream(node netinfo.Info, st follower.Status) string {
 	if st.Chain == netinfo.X && st.ChainName == VertexStream {
 		return VertexStream
 	}
-	return ChainStream(node, st.Chain)
+	if st.Chain.IsPrimary() {
+		return ChainStream(node, st.Chain)
+	}
+	id := node.ChainID(st.Chain)
+	if name, ok := c.streamNames.Load(id); ok {
+		return name.(string)
+	}
+	name := id.String() // ChainStream's name of a non-primary chain
+	c.streamNames.Store(id, name)
+	return name
 }
 
 // currentHeight is stream's indexed height now (0 when it has no follower

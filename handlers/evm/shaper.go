@@ -31,7 +31,10 @@ type shaper struct {
 	contracts map[common.Address]contractLookup
 	prices    map[priceKey]*price
 	nftMeta   map[nftKey]*evmdata.NFTMetadata // nft_shape.go
-	err       error
+	// hexes are the checksummed forms of the addresses shown (EIP-55 hashes
+	// each one; a page shows its address in every entry).
+	hexes map[common.Address]string
+	err   error
 }
 
 // contractLookup is one cached Reader.Contract answer.
@@ -49,6 +52,7 @@ func (s *server) newShaper(ctx context.Context, chain netinfo.ChainInfo, currenc
 		currency:  currency,
 		contracts: make(map[common.Address]contractLookup),
 		prices:    make(map[priceKey]*price),
+		hexes:     make(map[common.Address]string),
 	}
 }
 
@@ -109,10 +113,20 @@ func (v *shaper) logoURI(addr common.Address) string {
 	return v.s.cfg.CuratedContracts.logoURI(v.chain.EVMChainID, addr)
 }
 
+// hex is addr checksummed (Address.Hex), once per request.
+func (v *shaper) hex(addr common.Address) string {
+	s, ok := v.hexes[addr]
+	if !ok {
+		s = addr.Hex()
+		v.hexes[addr] = s
+	}
+	return s
+}
+
 // richAddress shows an address; a token contract also gets its name,
 // symbol and decimals, and any curated logo.
 func (v *shaper) richAddress(addr common.Address) richAddress {
-	out := richAddress{Address: addr.Hex()}
+	out := richAddress{Address: v.hex(addr)}
 	if addr == (common.Address{}) {
 		return out // mint and burn counterpart: never a contract
 	}

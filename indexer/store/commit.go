@@ -131,7 +131,11 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 	if err := w.set(cursorKey(chain, stream), next.encode()); err != nil {
 		return 0, overflowOr(err, n-1)
 	}
-	if err := w.txn.Commit(); err != nil {
+	err = w.txn.Commit()
+	if w.contractsWritten { // committed or not: a failed commit may still have been applied
+		s.contracts.invalidate(chain)
+	}
+	if err != nil {
 		return 0, fmt.Errorf("committing %s blocks %d..%d: %w", chain, blocks[0].Height(), last.Height(), err)
 	}
 	return n, nil
@@ -157,6 +161,9 @@ type blockTxn struct {
 	size    int64
 	count   int64
 	buckets map[int64]*TPSBucket
+	// contractsWritten says the transaction wrote a contract or deployment
+	// row: the chain's cached contracts end with its commit.
+	contractsWritten bool
 
 	// cursor is the stream's cursor as the transaction found it.
 	cursor Cursor
@@ -220,12 +227,14 @@ func (w *blockTxn) overHalf() bool {
 func (w *blockTxn) set(k, v []byte) error {
 	w.size += int64(len(k) + len(v) + entryOverhead)
 	w.count++
+	w.contractsWritten = w.contractsWritten || writesContract(k)
 	return w.txn.Set(k, v)
 }
 
 func (w *blockTxn) delete(k []byte) error {
 	w.size += int64(len(k) + entryOverhead)
 	w.count++
+	w.contractsWritten = w.contractsWritten || writesContract(k)
 	return w.txn.Delete(k)
 }
 

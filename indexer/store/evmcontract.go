@@ -16,6 +16,10 @@ import (
 // Contract returns what the index knows of addr; found is false when addr
 // was never seen as a contract (no deployment, no token transfer).
 func (s *Store) Contract(ctx context.Context, chain netinfo.Chain, addr common.Address) (evmdata.Contract, bool, error) {
+	gen := s.contracts.generation(chain) // before the read: a later commit ends it
+	if c, found, ok := s.contracts.get(chain, addr); ok {
+		return c, found, ctx.Err()
+	}
 	var c evmdata.Contract
 	found := false
 	err := s.read(ctx, func(txn *badger.Txn) error {
@@ -26,6 +30,7 @@ func (s *Store) Contract(ctx context.Context, chain netinfo.Chain, addr common.A
 	if err != nil {
 		return evmdata.Contract{}, false, fmt.Errorf("reading %s contract %s: %w", chain, addr, err)
 	}
+	s.contracts.put(chain, addr, c, found, gen)
 	return c, found, nil
 }
 
@@ -35,11 +40,15 @@ func readContract(txn *badger.Txn, chain netinfo.Chain, addr common.Address) (ev
 	if err != nil {
 		return c, false, err
 	}
-	found := v != nil
-	if found {
-		if c, err = decodeContract(addr, v); err != nil {
-			return c, false, err
-		}
+	if v == nil {
+		// No deployment row either: the writer notes every contract it
+		// sees deployed (writeCreations), so one lookup answers for the
+		// externally owned accounts most lookups are.
+		return c, false, nil
+	}
+	found := true
+	if c, err = decodeContract(addr, v); err != nil {
+		return c, false, err
 	}
 	d, err := getValue(txn, newKey(tagDeploy, chain).addr(addr))
 	if err != nil || d == nil {
@@ -58,7 +67,9 @@ func readContract(txn *badger.Txn, chain netinfo.Chain, addr common.Address) (ev
 func (s *Store) SetContractMetadata(ctx context.Context, chain netinfo.Chain, c evmdata.Contract) error {
 	c.MetadataRead = true
 	k := newKey(tagContract, chain).addr(c.Address)
-	if err := s.completeQueued(ctx, k, encodeContract(&c), newKey(tagMetaQ, chain).addr(c.Address)); err != nil {
+	err := s.completeQueued(ctx, k, encodeContract(&c), newKey(tagMetaQ, chain).addr(c.Address))
+	s.contracts.invalidate(chain)
+	if err != nil {
 		return fmt.Errorf("storing %s contract metadata of %s: %w", chain, c.Address, err)
 	}
 	return nil

@@ -58,6 +58,15 @@ func loadTxTransfers(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, sp
 	if span.count == 0 {
 		return nil, nil
 	}
+	if span.count == 1 {
+		t, found, err := loadOnlyTransfer(txn, chain, pos, span.firstLog)
+		if err != nil || found {
+			if err != nil || (only != nil && !t.Involves(*only)) {
+				return nil, err
+			}
+			return []evmdata.TokenTransfer{t}, nil
+		}
+	}
 	prefix := newKey(tagEVMXfer, chain).u64(pos.Block)
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	defer it.Close()
@@ -80,6 +89,22 @@ func loadTxTransfers(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, sp
 		}
 	}
 	return out, nil
+}
+
+// loadOnlyTransfer reads the one transfer of a tx that has one (most token
+// transfers) with a point read at its log's first batch entry, which costs
+// a fraction of an iterator; found is false when it is not there (an
+// ERC-1155 batch entry), and the span is then read in full.
+func loadOnlyTransfer(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, logIndex uint32) (evmdata.TokenTransfer, bool, error) {
+	v, err := getValue(txn, newKey(tagEVMXfer, chain).u64(pos.Block).u32(logIndex).u16(0))
+	if err != nil || v == nil {
+		return evmdata.TokenTransfer{}, false, err
+	}
+	t, err := decodeTransfer(logIndex, 0, v)
+	if err != nil {
+		return evmdata.TokenTransfer{}, false, fmt.Errorf("decoding transfer of tx %d/%d: %w", pos.Block, pos.Index, err)
+	}
+	return t.TokenTransfer, t.TxIndex == pos.Index, nil
 }
 
 func loadInternal(txn *badger.Txn, chain netinfo.Chain, pos evmdata.TxPos, only *common.Address) ([]evmdata.InternalTx, error) {

@@ -26,6 +26,8 @@ type Store struct {
 	// primary holds the network facts the primary-network writers need
 	// (SetPrimaryNetwork); set once before the followers start.
 	primary atomic.Pointer[PrimaryNetwork]
+	// contracts keeps Contract's answers (evmcontract_cache.go).
+	contracts *contractCache
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.
@@ -51,7 +53,7 @@ func Open(dir string, log logging.Logger) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening badger store in %s: %w", dir, err)
 	}
-	s := &Store{db: db, dir: dir, log: log}
+	s := &Store{db: db, dir: dir, log: log, contracts: newContractCache()}
 	if err := s.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err

@@ -24,7 +24,7 @@ import (
 	"github.com/avadata/avadata/vm"
 )
 
-// The load and the process measurements of BenchmarkEVMHTTPAddressTxsAt1M.
+// The load and the process measurements of BenchmarkEVMHTTPRoutesAt1M.
 
 // loadResult is what the loads of one side measured.
 type loadResult struct {
@@ -32,9 +32,12 @@ type loadResult struct {
 	bytes     int64
 	elapsed   time.Duration
 	cpuTicks  int64 // CPU the node and its two plugins used, USER_HZ
+	// CPU each process used, USER_HZ: where a side's cost is.
+	nodeTicks, avadataTicks, subnetEVMTicks int64
 }
 
-func (r *loadResult) report(b *testing.B, side string) {
+// report reports the side's metrics and returns its rate (req/s).
+func (r *loadResult) report(b *testing.B, side string) float64 {
 	sorted := slices.Clone(r.latencies)
 	slices.Sort(sorted)
 	ms := func(p float64) float64 { return float64(sorted[int(p*float64(len(sorted)-1))].Microseconds()) / 1000 }
@@ -46,6 +49,10 @@ func (r *loadResult) report(b *testing.B, side string) {
 	// What a request costs the server side, whatever the machine's load:
 	// the node, avadata and subnet-evm together (the client not counted).
 	b.ReportMetric(float64(r.cpuTicks)*10/n, side+"-server-cpu-ms/req")
+	b.ReportMetric(float64(r.nodeTicks)*10/n, side+"-node-cpu-ms/req")
+	b.ReportMetric(float64(r.avadataTicks)*10/n, side+"-avadata-cpu-ms/req")
+	b.ReportMetric(float64(r.subnetEVMTicks)*10/n, side+"-subnetevm-cpu-ms/req")
+	return n / r.elapsed.Seconds()
 }
 
 // runLoad sends n requests from httpBenchClients goroutines, each sending
@@ -56,7 +63,7 @@ func (f *httpBench) runLoad(b *testing.B, ctx context.Context, n int, r *loadRes
 	var issued, bytesRead atomic.Int64
 	var failure atomic.Pointer[string]
 	var wg sync.WaitGroup
-	ticks := f.serverTicks(b)
+	node, avadata, subnetEVM := f.serverTicks(b)
 	began := time.Now()
 	for w := range httpBenchClients {
 		wg.Go(func() {
@@ -85,7 +92,11 @@ func (f *httpBench) runLoad(b *testing.B, ctx context.Context, n int, r *loadRes
 	}
 	wg.Wait()
 	r.elapsed += time.Since(began)
-	r.cpuTicks += f.serverTicks(b) - ticks
+	node2, avadata2, subnetEVM2 := f.serverTicks(b)
+	r.nodeTicks += node2 - node
+	r.avadataTicks += avadata2 - avadata
+	r.subnetEVMTicks += subnetEVM2 - subnetEVM
+	r.cpuTicks += (node2 - node) + (avadata2 - avadata) + (subnetEVM2 - subnetEVM)
 	if msg := failure.Load(); msg != nil {
 		b.Fatal(*msg)
 	}
@@ -115,8 +126,8 @@ func (f *httpBench) childPID(b *testing.B, vmID string) int {
 
 // serverTicks is the CPU the node and its avadata and subnet-evm plugins
 // have used.
-func (f *httpBench) serverTicks(b *testing.B) int64 {
-	return harness.CPUTicks(b, f.net.PID()) + harness.CPUTicks(b, f.childPID(b, vm.ID.String())) +
+func (f *httpBench) serverTicks(b *testing.B) (node, avadata, subnetEVM int64) {
+	return harness.CPUTicks(b, f.net.PID()), harness.CPUTicks(b, f.childPID(b, vm.ID.String())),
 		harness.CPUTicks(b, f.childPID(b, localnet.SubnetEVMVMID.String()))
 }
 

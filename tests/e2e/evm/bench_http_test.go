@@ -34,7 +34,7 @@ import (
 	"github.com/avadata/avadata/vm"
 )
 
-// Settings of BenchmarkEVMHTTPAddressTxsAt1M.
+// Settings of BenchmarkEVMHTTPRoutesAt1M.
 const (
 	httpBenchClients   = 32   // concurrent HTTP clients
 	httpBenchAddresses = 1000 // synthetic accounts: each in ~2,000 of 1M txs
@@ -60,19 +60,23 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// BenchmarkEVMHTTPAddressTxsAt1M serves the address-transactions listing
-// (pageSize 10) of an index of ≥ 1M EVM transactions to 32 concurrent
-// clients through the node's HTTP server, and, for comparison, the node's
-// own eth_getTransactionByHash on the same chain through the same server:
-// both go node → gRPC → plugin process (avadata; subnet-evm).
+// BenchmarkEVMHTTPRoutesAt1M serves, from an index of ≥ 1M EVM
+// transactions, to 32 concurrent clients through the node's HTTP server:
+// the address-transactions listing (pageSize 10; first pages and deep
+// ones), getTransaction (of real and of synthetic hashes), listErc20Balances
+// of an address holding 100 real tokens (pageSize 10; balanceOf read from
+// the node at the real head, cached) and the trivial route; and, for
+// comparison, the node's own eth_getTransactionByHash on the same chain
+// through the same server: both go node → gRPC → plugin process (avadata;
+// subnet-evm). Each avadata side's rate is reported as a ratio to it too.
 //
 // The local chain cannot make 1M transactions in minutes, so once a few real
 // blocks are indexed the node is stopped and synthetic blocks are appended
 // after them through the real EVM writer, into avadata's own Badger
 // directory; the restarted node serves them. The setup runs once; the
-// sub-benchmark runs the load b.N times (ns/op: one round of the three
+// sub-benchmark runs the loads b.N times (ns/op: one round of the seven
 // loads, AVADATA_BENCH_HTTP_REQS requests each).
-func BenchmarkEVMHTTPAddressTxsAt1M(b *testing.B) {
+func BenchmarkEVMHTTPRoutesAt1M(b *testing.B) {
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
 	began := time.Now()
@@ -81,25 +85,22 @@ func BenchmarkEVMHTTPAddressTxsAt1M(b *testing.B) {
 
 	b.Run(fmt.Sprintf("clients=%d", httpBenchClients), func(b *testing.B) {
 		n := httpBenchRequests()
-		var page, deep, eth loadResult
+		loads := f.loads()
+		results := make([]loadResult, len(loads))
 		for range b.N {
-			f.runLoad(b, ctx, n, &page, func(ctx context.Context, rng *rand.Rand) *http.Request {
-				return mustRequest(ctx, http.MethodGet, f.listURL(f.addrs[rng.IntN(len(f.addrs))]), nil)
-			})
-			f.runLoad(b, ctx, n, &deep, func(ctx context.Context, rng *rand.Rand) *http.Request {
-				return mustRequest(ctx, http.MethodGet, f.deepURLs[rng.IntN(len(f.deepURLs))], nil)
-			})
-			f.runLoad(b, ctx, n, &eth, func(ctx context.Context, rng *rand.Rand) *http.Request {
-				return f.txByHash(ctx, f.realHashes[rng.IntN(len(f.realHashes))])
-			})
+			for i, load := range loads {
+				f.runLoad(b, ctx, n, &results[i], load.next)
+			}
 		}
 		b.StopTimer()
 		plugin := procStatusKB(b, f.childPID(b, vm.ID.String()))
 		subnetEVM := procStatusKB(b, f.childPID(b, localnet.SubnetEVMVMID.String()))
 		node := procStatusKB(b, f.net.PID())
-		page.report(b, "page")
-		deep.report(b, "deep")
-		eth.report(b, "eth")
+		rates := map[string]float64{}
+		for i, load := range loads {
+			rates[load.name] = results[i].report(b, load.name)
+		}
+		reportRatios(b, rates)
 		for unit, v := range map[string]float64{"bytes/tx": f.bytesPerTx, "write-tx/s": f.writeRate,
 			"plugin-idle-cpu-%": f.idleCPU, "plugin-idle-rss-MB": f.idleRSS / 1024, "plugin-rss-MB": plugin["VmRSS"] / 1024,
 			"plugin-hwm-MB": plugin["VmHWM"] / 1024, "node-rss-MB": node["VmRSS"] / 1024} {
@@ -129,6 +130,10 @@ type httpBench struct {
 	addrs      []common.Address
 	deepURLs   []string // listing URLs with a page token ~half into the address's txs
 	realHashes []common.Hash
+	realHead   uint64                 // the node's head: the last real block
+	holder     common.Address         // holds one of each held token
+	heldTokens []common.Address       // the held TestERC20 contracts
+	synthTxs   int                    // synthetic txs indexed (hashes benchHash("tx", 1…synthTxs))
 	status     harness.FollowerStatus // the subnet-evm follower after the restart
 	bytesPerTx float64
 	writeRate  float64 // synthetic txs written per second
@@ -174,18 +179,22 @@ func setupHTTPBench(b *testing.B, ctx context.Context) *httpBench {
 	f := &httpBench{net: net, chain: chains[1], addrs: benchAccounts("account", httpBenchAddresses),
 		// Enough idle connections that no client waits for one or opens a
 		// new one in the middle of the load.
+		holder: benchAccounts("holder", 1)[0],
 		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 			MaxIdleConns: 2 * httpBenchClients, MaxIdleConnsPerHost: 2 * httpBenchClients, IdleConnTimeout: time.Minute}},
 	}
 
 	head, headHash, headTime := f.sendRealTxs(b, ctx)
+	f.realHead = head
 	pollStatus(b, ctx, net.BaseURL(), f.chain.Name, func(s harness.FollowerStatus) bool { return s.IndexedHeight >= head })
+	f.waitHeldTokens(b, ctx) // indexed, with their metadata, before the stop
 	if err := net.Stop(ctx); err != nil {
 		b.Fatal(err)
 	}
 	dir := findIndexDir(b, net.DataDir())
 	realBytes := dirBytes(dir)
 	txs := f.appendSynthetic(b, ctx, dir, head, headHash, headTime)
+	f.synthTxs = txs
 	total := dirBytes(dir)
 	f.bytesPerTx = float64(total-realBytes) / float64(txs)
 	f.logf(b, "index on disk: %.2f MB with the real blocks (%d subnet-evm txs; P, X, C too), %.1f MB after %d synthetic txs: "+
@@ -213,12 +222,14 @@ func setupHTTPBench(b *testing.B, ctx context.Context) *httpBench {
 	f.logf(b, "plugin VmRSS %.0f MB (anon %.0f, file-backed %.0f) at the restart, %.0f MB (anon %.0f, file-backed %.0f) settled",
 		restarted["VmRSS"]/1024, restarted["RssAnon"]/1024, restarted["RssFile"]/1024, idle["VmRSS"]/1024, idle["RssAnon"]/1024, idle["RssFile"]/1024)
 	f.checkResponses(b, ctx)
+	f.checkRouteResponses(b, ctx)
 	return f
 }
 
 // sendRealTxs deploys an ERC-20 and sends mints and value transfers, so the
-// chain has real blocks and the node real txs to look up; it returns the
-// head block's number, hash and time.
+// chain has real blocks and the node real txs to look up, then deploys the
+// holder's tokens and mints them; it returns the head block's number, hash
+// and time.
 func (f *httpBench) sendRealTxs(b *testing.B, ctx context.Context) (uint64, common.Hash, uint64) {
 	c, err := evmtest.Dial(ctx, f.chain.RPCURL, genesis.EWOQKey)
 	if err != nil {
@@ -249,6 +260,7 @@ func (f *httpBench) sendRealTxs(b *testing.B, ctx context.Context) (uint64, comm
 		}
 		f.realHashes = append(f.realHashes, burst...)
 	}
+	f.sendHeldTokens(b, ctx, c)
 	var head struct {
 		Number    hexutil.Uint64 `json:"number"`
 		Hash      common.Hash    `json:"hash"`
