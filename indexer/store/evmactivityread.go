@@ -54,7 +54,7 @@ func (s *Store) scanActivity(ctx context.Context, chain netinfo.Chain, q activit
 				lo = maxKey(lo, successor(at))
 			}
 		}
-		blocks := blockCache{}
+		blocks := s.newBlockCache()
 		visited := 0
 		return scanRange(ctx, txn, prefix, lo, hi, q.desc, func(item *badger.Item) (bool, error) {
 			if err := visit(txn, item.Key()[len(prefix):], blocks); err != nil {

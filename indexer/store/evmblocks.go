@@ -180,7 +180,7 @@ func (s *Store) EVMBlockTxs(ctx context.Context, chain netinfo.Chain, number uin
 			}
 			lo = prefix.u32(*after + 1)
 		}
-		blocks := blockCache{}
+		blocks := s.newBlockCache()
 		return scanRange(ctx, txn, prefix, lo, nil, false, func(item *badger.Item) (bool, error) {
 			tx, err := nativeTxOf(txn, chain, number, item, blocks)
 			if err != nil {
@@ -212,7 +212,7 @@ func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata
 		if q.After != nil {
 			hi = minKey(hi, prefix.u64(q.After.Block).u32(q.After.Index))
 		}
-		blocks := blockCache{}
+		blocks := s.newBlockCache()
 		return scanRange(ctx, txn, prefix, prefix, hi, true, func(item *badger.Item) (bool, error) {
 			suffix := item.Key()[len(prefix):]
 			height := binary.BigEndian.Uint64(suffix)

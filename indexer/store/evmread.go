@@ -33,7 +33,7 @@ func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.A
 				lo = maxKey(lo, successor(at))
 			}
 		}
-		blocks := blockCache{}
+		blocks := s.newBlockCache()
 		return scanRange(ctx, txn, prefix, lo, hi, q.Desc, func(item *badger.Item) (bool, error) {
 			suffix := item.Key()[len(prefix):]
 			pos := evmdata.TxPos{Block: binary.BigEndian.Uint64(suffix), Index: binary.BigEndian.Uint32(suffix[8:])}
@@ -65,7 +65,7 @@ func (s *Store) TxByHash(ctx context.Context, chain netinfo.Chain, hash common.H
 		}
 		found = true
 		pos := evmdata.TxPos{Block: binary.BigEndian.Uint64(v), Index: binary.BigEndian.Uint32(v[8:])}
-		tx, err = loadTx(txn, chain, pos, nil, blockCache{})
+		tx, err = loadTx(txn, chain, pos, nil, s.newBlockCache())
 		return err
 	})
 	if err != nil {
@@ -83,7 +83,7 @@ func (s *Store) TokenTransfers(ctx context.Context, chain netinfo.Chain, q evmda
 		if q.After != nil {
 			hi = minKey(hi, prefix.u64(q.After.Block).u32(q.After.LogIndex).u16(q.After.BatchIndex))
 		}
-		blocks := blockCache{}
+		blocks := s.newBlockCache()
 		return scanRange(ctx, txn, prefix, lo, hi, true, func(item *badger.Item) (bool, error) {
 			at := item.Key()[len(prefix):]
 			t, err := loadTransfer(txn, chain, at)
@@ -134,8 +134,17 @@ func blockBounds(prefix key, r evmdata.BlockRange, pinned uint64) ([]byte, []byt
 }
 
 // blockCache keeps the block rows one request reads, since a page's items
-// often share blocks.
-type blockCache map[uint64]evmBlockRow
+// often share blocks, in front of the store's blockRows (evmblockrows.go),
+// which keeps them across requests. The zero value keeps nothing.
+type blockCache struct {
+	local  map[uint64]evmBlockRow
+	shared *blockRows
+}
+
+// newBlockCache is a request's block cache, backed by the store's.
+func (s *Store) newBlockCache() blockCache {
+	return blockCache{local: map[uint64]evmBlockRow{}, shared: s.blockRows}
+}
 
 func (c blockCache) get(txn *badger.Txn, chain netinfo.Chain, number uint64) (evmdata.BlockRef, error) {
 	row, err := c.row(txn, chain, number)
@@ -143,7 +152,11 @@ func (c blockCache) get(txn *badger.Txn, chain netinfo.Chain, number uint64) (ev
 }
 
 func (c blockCache) row(txn *badger.Txn, chain netinfo.Chain, number uint64) (evmBlockRow, error) {
-	if row, ok := c[number]; ok {
+	if row, ok := c.local[number]; ok {
+		return row, nil
+	}
+	if row, ok := c.shared.get(chain, number); ok {
+		c.keep(number, row)
 		return row, nil
 	}
 	v, err := getValue(txn, newKey(tagEVMBlock, chain).u64(number))
@@ -155,7 +168,14 @@ func (c blockCache) row(txn *badger.Txn, chain netinfo.Chain, number uint64) (ev
 	}
 	row, err := decodeEVMBlock(number, v)
 	if err == nil {
-		c[number] = row
+		c.keep(number, row)
+		c.shared.put(chain, number, row)
 	}
 	return row, err
+}
+
+func (c blockCache) keep(number uint64, row evmBlockRow) {
+	if c.local != nil {
+		c.local[number] = row
+	}
 }

@@ -28,6 +28,8 @@ type Store struct {
 	primary atomic.Pointer[PrimaryNetwork]
 	// contracts keeps Contract's answers (evmcontract_cache.go).
 	contracts *contractCache
+	// blockRows keeps decoded EVM block rows (evmblockrows.go).
+	blockRows *blockRows
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.
@@ -53,7 +55,7 @@ func Open(dir string, log logging.Logger) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening badger store in %s: %w", dir, err)
 	}
-	s := &Store{db: db, dir: dir, log: log, contracts: newContractCache()}
+	s := &Store{db: db, dir: dir, log: log, contracts: newContractCache(), blockRows: newBlockRows()}
 	if err := s.checkSchema(); err != nil {
 		_ = db.Close()
 		return nil, err
