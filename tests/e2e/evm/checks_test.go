@@ -50,31 +50,54 @@ func (f *evmFixture) sync(t *testing.T, ctx context.Context) uint64 {
 	return head
 }
 
-// onChainTokens is what the token contracts say of themselves via eth_call.
+// onChainToken is what a token contract says of itself via eth_call.
+type onChainToken struct {
+	name, symbol string
+	decimals     int // ERC-20 only
+}
+
+// token reads a token contract's name, symbol and (ERC-20) decimals from
+// the node, once per fixture and token. Transfers of tokens other tests
+// made show up in the chain-wide checks too, so every token is read by its
+// own address (the ERC-20 and ERC-721 artifacts' ABIs fit any such token).
+func (f *evmFixture) token(t *testing.T, ctx context.Context, addr common.Address, kind string) onChainToken {
+	t.Helper()
+	f.onChainMu.Lock()
+	defer f.onChainMu.Unlock()
+	if tok, ok := f.onChain[addr]; ok {
+		return tok
+	}
+	art := f.art.erc721
+	if kind == "ERC-20" {
+		art = f.art.erc20
+	}
+	tok := onChainToken{
+		name:   f.callOne(t, ctx, addr, art, "name").(string),
+		symbol: f.callOne(t, ctx, addr, art, "symbol").(string),
+	}
+	if kind == "ERC-20" {
+		tok.decimals = int(f.callOne(t, ctx, addr, art, "decimals").(uint8))
+	}
+	if f.onChain == nil {
+		f.onChain = map[common.Address]onChainToken{}
+	}
+	f.onChain[addr] = tok
+	return tok
+}
+
+// onChainTokens is what the fixture's ERC-20 and ERC-721 say of themselves.
 type onChainTokens struct {
 	erc20Name, erc20Symbol   string
 	erc20Decimals            int
 	erc721Name, erc721Symbol string
 }
 
-// tokens reads the token contracts' name, symbol and decimals from the
-// node, once per fixture.
+// tokens reads the fixture's ERC-20 and ERC-721 from the node (token).
 func (f *evmFixture) tokens(t *testing.T, ctx context.Context) onChainTokens {
 	t.Helper()
-	f.onChainMu.Lock()
-	defer f.onChainMu.Unlock()
-	if f.onChain != nil {
-		return *f.onChain
-	}
-	out := onChainTokens{
-		erc20Name:     f.callOne(t, ctx, f.erc20, f.art.erc20, "name").(string),
-		erc20Symbol:   f.callOne(t, ctx, f.erc20, f.art.erc20, "symbol").(string),
-		erc20Decimals: int(f.callOne(t, ctx, f.erc20, f.art.erc20, "decimals").(uint8)),
-		erc721Name:    f.callOne(t, ctx, f.erc721, f.art.erc721, "name").(string),
-		erc721Symbol:  f.callOne(t, ctx, f.erc721, f.art.erc721, "symbol").(string),
-	}
-	f.onChain = &out
-	return out
+	erc20, erc721 := f.token(t, ctx, f.erc20, "ERC-20"), f.token(t, ctx, f.erc721, "ERC-721")
+	return onChainTokens{erc20Name: erc20.name, erc20Symbol: erc20.symbol, erc20Decimals: erc20.decimals,
+		erc721Name: erc721.name, erc721Symbol: erc721.symbol}
 }
 
 // callOne runs a one-result view method with eth_call.
@@ -91,33 +114,53 @@ const metadataWait = time.Minute
 
 // waitContractMetadata polls the contract metadata endpoint until each token
 // contract's metadata has been read (contract metadata is read in the
-// background after indexing), and returns the last answers.
+// background after indexing), the fixture's and every other ERC-20 and
+// ERC-721 the ground truth has seen, and returns the fixture tokens' last
+// answers.
 func (f *evmFixture) waitContractMetadata(t *testing.T, ctx context.Context) map[common.Address]dataapi.Contract {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, metadataWait)
 	defer cancel()
 	want := map[common.Address]string{f.erc20: "ERC-20", f.erc721: "ERC-721", f.erc1155: "ERC-1155"}
 	out := map[common.Address]dataapi.Contract{}
-	for addr, kind := range want {
-		u := f.evmURL("/addresses/"+addr.Hex(), nil)
-		for {
-			r := harness.GetWithRetryAfter(t, ctx, u)
-			var c dataapi.Contract
-			if r.Status == http.StatusOK {
-				r.Decode(t, &c)
-				if c.ErcType == kind && (kind == "ERC-1155" || c.Name != nil) {
-					out[addr] = c
-					break
-				}
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatalf("%s: metadata of %s never became %s: last %d %s", f.name(), addr, kind, r.Status, r.Body)
-			case <-time.After(100 * time.Millisecond):
+	// The chain-wide checks also meet tokens other tests made: wait for
+	// every ERC-20 and ERC-721 the ground truth has seen so far.
+	for _, x := range f.truth.All() {
+		for _, tr := range x.Transfers {
+			if _, ok := want[tr.Token]; !ok && tr.Kind != "ERC-1155" {
+				want[tr.Token] = tr.Kind
 			}
 		}
 	}
+	for addr, kind := range want {
+		c := f.waitTokenMetadata(t, ctx, addr, kind)
+		if addr == f.erc20 || addr == f.erc721 || addr == f.erc1155 {
+			out[addr] = c
+		}
+	}
 	return out
+}
+
+// waitTokenMetadata polls the contract metadata endpoint until avadata has
+// read the token's metadata, within ctx.
+func (f *evmFixture) waitTokenMetadata(t *testing.T, ctx context.Context, addr common.Address, kind string) dataapi.Contract {
+	t.Helper()
+	u := f.evmURL("/addresses/"+addr.Hex(), nil)
+	for {
+		r := harness.GetWithRetryAfter(t, ctx, u)
+		var c dataapi.Contract
+		if r.Status == http.StatusOK {
+			r.Decode(t, &c)
+			if c.ErcType == kind && (kind == "ERC-1155" || c.Name != nil) {
+				return c
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: metadata of %s never became %s: last %d %s", f.name(), addr, kind, r.Status, r.Body)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // methodSigs maps each selector of the test contracts to its signature.
@@ -354,19 +397,16 @@ func (f *evmFixture) checkTransfer(t *testing.T, ctx context.Context, w truth.EV
 		require.NotNil(t, tok.TokenURI, what+" tokenUri is required")
 		require.NotNil(t, tok.Metadata, what+" metadata is required")
 	}
-	onChain := f.tokens(t, ctx)
-	switch w.Kind {
-	case "ERC-20":
-		require.NotNil(t, tok.Name, what+" erc20Token.name")
-		require.Equal(t, onChain.erc20Name, *tok.Name, what+" erc20Token.name")
-		require.NotNil(t, tok.Symbol, what+" erc20Token.symbol")
-		require.Equal(t, onChain.erc20Symbol, *tok.Symbol, what+" erc20Token.symbol")
+	if w.Kind != "ERC-20" && w.Kind != "ERC-721" {
+		return
+	}
+	require.NotNil(t, tok.Name, what+" token name (waitContractMetadata waits until it is read)")
+	onChain := f.token(t, ctx, w.Token, w.Kind)
+	require.Equal(t, onChain.name, *tok.Name, what+" token name")
+	require.NotNil(t, tok.Symbol, what+" token symbol")
+	require.Equal(t, onChain.symbol, *tok.Symbol, what+" token symbol")
+	if w.Kind == "ERC-20" {
 		require.NotNil(t, tok.Decimals, what+" erc20Token.decimals")
-		require.Equal(t, onChain.erc20Decimals, *tok.Decimals, what+" erc20Token.decimals")
-	case "ERC-721":
-		require.NotNil(t, tok.Name, what+" erc721Token.name")
-		require.Equal(t, onChain.erc721Name, *tok.Name, what+" erc721Token.name")
-		require.NotNil(t, tok.Symbol, what+" erc721Token.symbol")
-		require.Equal(t, onChain.erc721Symbol, *tok.Symbol, what+" erc721Token.symbol")
+		require.Equal(t, onChain.decimals, *tok.Decimals, what+" erc20Token.decimals")
 	}
 }

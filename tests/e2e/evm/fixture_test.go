@@ -85,10 +85,10 @@ type evmFixture struct {
 	lastBlock        uint64
 	truth            *truth.EVMChain
 
-	// onChain is what the token contracts say of themselves (tokens),
-	// read once.
+	// onChain is what token contracts say of themselves (token), read
+	// once each.
 	onChainMu sync.Mutex
-	onChain   *onChainTokens
+	onChain   map[common.Address]onChainToken
 }
 
 // name is the chain's name, used for subtests.
