@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -58,12 +59,13 @@ func ChainStream(node netinfo.Info, chain netinfo.Chain) string {
 	return node.ChainID(chain).String()
 }
 
-// EVMChainStream names the block stream of an EVM chain.
-func EVMChainStream(ci netinfo.ChainInfo) string {
+// EVMChainStream names the block stream of an EVM chain: the C-chain's
+// name, or the chain's cb58 blockchain ID (kept, see streamNames).
+func (c *Core) EVMChainStream(ci netinfo.ChainInfo) string {
 	if ci.Chain.IsPrimary() {
 		return ci.Chain.String()
 	}
-	return ci.BlockchainID.String()
+	return c.streamName(ci.BlockchainID)
 }
 
 // StreamStatus is what a replica knows of one of its streams.
@@ -95,11 +97,16 @@ func (c *Core) statusStream(node netinfo.Info, st follower.Status) string {
 	if st.Chain.IsPrimary() {
 		return ChainStream(node, st.Chain)
 	}
-	id := node.ChainID(st.Chain)
+	return c.streamName(node.ChainID(st.Chain))
+}
+
+// streamName is the stream name of a non-primary chain (ChainStream's): its
+// cb58 ID, computed once per chain.
+func (c *Core) streamName(id ids.ID) string {
 	if name, ok := c.streamNames.Load(id); ok {
 		return name.(string)
 	}
-	name := id.String() // ChainStream's name of a non-primary chain
+	name := id.String()
 	c.streamNames.Store(id, name)
 	return name
 }

@@ -78,7 +78,7 @@ func (s *server) parseAllChainsRequest(r *http.Request, heights *api.Heights, ro
 	for _, chain := range s.Network().EVMChains() {
 		if chain.EVMChainID != 0 {
 			req.Chains = append(req.Chains, chain)
-			s.ReadsStream(heights, api.EVMChainStream(chain))
+			s.ReadsStream(heights, s.EVMChainStream(chain))
 		}
 	}
 	slices.SortFunc(req.Chains, func(a, b netinfo.ChainInfo) int { return cmp.Compare(a.EVMChainID, b.EVMChainID) })
@@ -192,7 +192,7 @@ func chainCursors[T, P any](s *server, req allChainsRequest, heights *api.Height
 	cursors := make([]chainCursor[P], 0, len(req.Chains))
 	if req.Page.First {
 		for _, chain := range req.Chains {
-			cursors = append(cursors, chainCursor[P]{chain: chain, pinned: s.PinnedHeight(req.Page, api.EVMChainStream(chain))})
+			cursors = append(cursors, chainCursor[P]{chain: chain, pinned: s.PinnedHeight(req.Page, s.EVMChainStream(chain))})
 		}
 		return cursors, nil
 	}
@@ -207,7 +207,7 @@ func chainCursors[T, P any](s *server, req allChainsRequest, heights *api.Height
 		}
 		delete(saved, chain.EVMChainID)
 		c.chain = chain
-		heights.Pin(api.EVMChainStream(chain), c.pinned)
+		heights.Pin(s.EVMChainStream(chain), c.pinned)
 		cursors = append(cursors, c)
 	}
 	for id := range saved {

@@ -93,7 +93,7 @@ func (s *server) readBlock(ctx context.Context, req blockRequest, heights *api.H
 	if req.Block.Hash != nil {
 		return block, api.NotFound("no block with hash %s in the index of %s", req.Block, where)
 	}
-	indexed, _ := heights.Height(api.EVMChainStream(req.Chain))
+	indexed, _ := heights.Height(s.EVMChainStream(req.Chain))
 	if req.Block.Number == 0 {
 		return block, api.NotFound("block 0 of %s is the genesis block, which the index does not hold (it holds blocks 1 to %d)",
 			where, indexed)

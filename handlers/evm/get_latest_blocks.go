@@ -50,8 +50,9 @@ func (s *server) serveGetLatestBlocks(w http.ResponseWriter, r *http.Request, he
 func (s *server) parseChainListing(r *http.Request, heights *api.Heights, chain netinfo.ChainInfo, paging api.Paging,
 	filters ...string,
 ) (evmBlockListing, error) {
-	page, err := s.ParsePage(r.Context(), heights, r.URL.Query(), paging, append([]string{api.EVMChainStream(chain)}, filters...)...)
-	return evmBlockListing{evmTarget: evmTarget{Chain: chain}, Page: page}, err
+	stream := s.EVMChainStream(chain)
+	page, err := s.ParsePage(r.Context(), heights, r.URL.Query(), paging, append([]string{stream}, filters...)...)
+	return evmBlockListing{evmTarget: evmTarget{Chain: chain, Stream: stream}, Page: page}, err
 }
 
 // resolveEVMChain resolves {chainId}; the request reads that chain's index.
@@ -60,7 +61,7 @@ func (s *server) resolveEVMChain(r *http.Request, heights *api.Heights) (netinfo
 	if err != nil {
 		return netinfo.ChainInfo{}, err
 	}
-	s.ReadsStream(heights, api.EVMChainStream(chain))
+	s.ReadsStream(heights, s.EVMChainStream(chain))
 	return chain, nil
 }
 

@@ -27,7 +27,7 @@ func (s *server) parseGetTransactionRequest(r *http.Request, heights *api.Height
 	if req.Chain, err = api.ResolveEVMChain(api.PathVar(r, api.ParamChainID), s.Network()); err != nil {
 		return req, err
 	}
-	s.ReadsStream(heights, api.EVMChainStream(req.Chain))
+	s.ReadsStream(heights, s.EVMChainStream(req.Chain))
 	req.TxHash, err = parseTxHash(api.ParamTxHash, api.PathVar(r, api.ParamTxHash))
 	return req, err
 }

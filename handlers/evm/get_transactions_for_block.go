@@ -35,7 +35,7 @@ func (s *server) serveGetTransactionsForBlock(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	page, err := s.ParsePage(r.Context(), heights, r.URL.Query(), blockTxsPaging(), api.EVMChainStream(req.Chain), req.Block.String())
+	page, err := s.ParsePage(r.Context(), heights, r.URL.Query(), blockTxsPaging(), s.EVMChainStream(req.Chain), req.Block.String())
 	if err != nil {
 		return err
 	}

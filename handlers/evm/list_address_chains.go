@@ -43,7 +43,7 @@ func (s *server) serveListAddressChains(w http.ResponseWriter, r *http.Request, 
 		if chain.EVMChainID == 0 {
 			continue // not listed by GET /v1/chains either until its id is known
 		}
-		s.ReadsStream(heights, api.EVMChainStream(chain))
+		s.ReadsStream(heights, s.EVMChainStream(chain))
 		active, err := s.reader.HasActivity(r.Context(), chain.Chain, req.Address)
 		if err != nil {
 			return fmt.Errorf("looking for the activity of %s on %s: %w", req.Address, api.ChainLabel(chain), err)

@@ -53,7 +53,7 @@ func (s *server) serveListContractDeployments(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
-	pinned := s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain))
+	pinned := s.PinnedHeight(req.Page, s.EVMChainStream(req.Chain))
 	deployed, err := s.reader.DeployedBy(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
 		return fmt.Errorf("listing the contracts deployed by %s: %w", req.Address, err)

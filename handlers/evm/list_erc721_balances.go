@@ -88,7 +88,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	pinned := s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain))
+	pinned := s.PinnedHeight(req.Page, s.EVMChainStream(req.Chain))
 	nfts, next, err := s.erc721Page(r.Context(), req, after, pinned)
 	if err != nil {
 		return err

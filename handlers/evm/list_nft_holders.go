@@ -37,7 +37,7 @@ func (s *server) parseListNftHoldersRequest(r *http.Request, heights *api.Height
 	if req.Chain, err = api.ResolveEVMChainNumber(api.PathVar(r, api.ParamChainID), s.Network()); err != nil {
 		return req, err
 	}
-	s.ReadsStream(heights, api.EVMChainStream(req.Chain))
+	s.ReadsStream(heights, s.EVMChainStream(req.Chain))
 	if req.Address, err = api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress)); err != nil {
 		return req, err
 	}
@@ -78,7 +78,7 @@ func (s *server) serveListNftHolders(w http.ResponseWriter, r *http.Request, hei
 	if contract.Kind != evmdata.Erc721 && contract.Kind != evmdata.Erc1155 {
 		return api.BadRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
 	}
-	pinned := s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain))
+	pinned := s.PinnedHeight(req.Page, s.EVMChainStream(req.Chain))
 	holders, collection, err := s.reader.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
 		return fmt.Errorf("listing the holders of %s: %w", req.Address, err)

@@ -71,7 +71,7 @@ func readPinnedPage[T, P any](ctx context.Context, s *server, req evmBlockListin
 	if empty {
 		return nil, "", nil
 	}
-	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.PinnedHeight(req.Page, api.EVMChainStream(req.Chain)), Limit: req.Page.Size + 1}
+	query := pinnedQuery[P]{Blocks: blocks, After: after, Pinned: s.PinnedHeight(req.Page, s.EVMChainStream(req.Chain)), Limit: req.Page.Size + 1}
 	items, err := read(ctx, query)
 	if err != nil {
 		return nil, "", err

@@ -171,6 +171,8 @@ func (s *server) evmRoutes() []api.Route {
 type evmTarget struct {
 	Chain   netinfo.ChainInfo
 	Address common.Address
+	// Stream is the chain's stream name (api.Core.EVMChainStream).
+	Stream string
 }
 
 // resolveEVMPath resolves the EVM {chainId} and the 0x {address} of r; the
@@ -180,16 +182,17 @@ func (s *server) resolveEVMPath(r *http.Request, heights *api.Heights) (evmTarge
 	if err != nil {
 		return evmTarget{}, err
 	}
-	s.ReadsStream(heights, api.EVMChainStream(chain))
+	stream := s.EVMChainStream(chain)
+	s.ReadsStream(heights, stream)
 	address, err := api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress))
-	return evmTarget{Chain: chain, Address: address}, err
+	return evmTarget{Chain: chain, Address: address, Stream: stream}, err
 }
 
 // filterValues are the target's normalized values for a page token's
 // filter hash: the chain's stream name (the same on every replica, unlike
 // its store number) and the address.
 func (t evmTarget) filterValues() []string {
-	return []string{api.EVMChainStream(t.Chain), strings.ToLower(t.Address.Hex())}
+	return []string{t.Stream, strings.ToLower(t.Address.Hex())}
 }
 
 // evmBlocks turns the startBlock/endBlock filter into the reader's range.

@@ -71,7 +71,7 @@ func (b balanceBlock) filterValue() string { return api.FormatBound(b.Asked) }
 // read at (the first page's, carried by the token), at the block whose
 // balances are shown. A blockNumber above the indexed height is a 400.
 func (s *server) balanceHeights(t evmTarget, page api.Page, block balanceBlock) (indexed, at uint64, err error) {
-	indexed = s.PinnedHeight(page, api.EVMChainStream(t.Chain))
+	indexed = s.PinnedHeight(page, s.EVMChainStream(t.Chain))
 	if !block.Asked.Set {
 		return indexed, indexed, nil
 	}
