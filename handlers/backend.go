@@ -4,6 +4,7 @@ import (
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/evm"
 	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/operations"
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/sigagg"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -34,6 +35,9 @@ type Backend struct {
 	// SigAgg serves the signature aggregation endpoints; nil answers them
 	// as not served yet.
 	SigAgg sigagg.Aggregator
+	// Exports runs transaction exports; nil answers the operations as not
+	// served yet.
+	Exports operations.Exports
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

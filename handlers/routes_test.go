@@ -95,7 +95,7 @@ func TestIndexListsDataRoutes(t *testing.T) {
 	for _, e := range body.Endpoints {
 		paths[e.Method+" "+e.Path] = e.Summary
 	}
-	require.Len(t, paths, 5+17+4)
+	require.Len(t, paths, 5+17+4+3)
 	require.NotContains(t, paths["GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}"], "not served yet")
 	require.NotContains(t, paths["POST /v1/signatureAggregator/{network}/aggregateSignatures"], "not served yet")
 	require.NotContains(t, paths["GET /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders"], "not served yet")

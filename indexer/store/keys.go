@@ -101,6 +101,9 @@ import (
 //	                                                         the sender of its creation tx, and for a contract-made
 //	                                                         one also the creating contract
 //	0x98  ebhash | chain | blockHash(32)                     height(8)
+//	0xB0  xjob | jobID(16)                                   export job record (exportjob.go): the job's signed
+//	                                                         operation ID, state, progress, result size, times
+//	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
@@ -179,6 +182,8 @@ const (
 	tagAddrTok  byte = 0x96
 	tagDeployBy byte = 0x97
 	tagEVMBHash byte = 0x98
+	tagXJob     byte = 0xB0
+	tagXPart    byte = 0xB1
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.
