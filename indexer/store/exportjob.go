@@ -47,8 +47,7 @@ const exportJobVersion = 1
 
 // ExportJob is one job's record.
 type ExportJob struct {
-	Version int         `json:"v"`
-	ID      ExportJobID `json:"-"`
+	ID ExportJobID `json:"-"`
 	// OperationID is the signed operation ID the job was created with; it
 	// holds the whole request (handlers/operations/exportjob).
 	OperationID string      `json:"op"`
@@ -79,21 +78,26 @@ func exportJobKey(id ExportJobID) []byte { return key{tagXJob}.bytes(id[:]) }
 
 func exportPartPrefix(id ExportJobID) key { return key{tagXPart}.bytes(id[:]) }
 
+// exportJobRow is a record as stored: the job and its format's version.
+type exportJobRow struct {
+	Version int `json:"v"`
+	ExportJob
+}
+
 func encodeExportJob(j ExportJob) ([]byte, error) {
-	j.Version = exportJobVersion
-	return json.Marshal(j)
+	return json.Marshal(exportJobRow{Version: exportJobVersion, ExportJob: j})
 }
 
 func decodeExportJob(id ExportJobID, v []byte) (ExportJob, error) {
-	var j ExportJob
-	if err := json.Unmarshal(v, &j); err != nil {
+	var row exportJobRow
+	if err := json.Unmarshal(v, &row); err != nil {
 		return ExportJob{}, fmt.Errorf("decoding export job record %x: %w", id, err)
 	}
-	if j.Version != exportJobVersion {
-		return ExportJob{}, fmt.Errorf("export job record %x has version %d, this avadata reads %d", id, j.Version, exportJobVersion)
+	if row.Version != exportJobVersion {
+		return ExportJob{}, fmt.Errorf("export job record %x has version %d, this avadata reads %d", id, row.Version, exportJobVersion)
 	}
-	j.ID = id
-	return j, nil
+	row.ID = id
+	return row.ExportJob, nil
 }
 
 func readExportJob(txn *badger.Txn, id ExportJobID) (ExportJob, bool, error) {
