@@ -3,6 +3,7 @@ package operations
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -103,15 +104,12 @@ func downloadURL(r *http.Request, operationID string) string {
 // the router has stripped from its URL but not from RequestURI.
 func basePath(r *http.Request) string {
 	const nodePrefix = "/ext/bc/"
-	uri := r.RequestURI
-	if !strings.HasPrefix(uri, nodePrefix) {
+	uri, err := url.ParseRequestURI(r.RequestURI)
+	if err != nil || !strings.HasPrefix(uri.Path, nodePrefix) {
 		return ""
 	}
-	rest := uri[len(nodePrefix):]
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		rest = rest[:i]
-	}
-	return nodePrefix + rest
+	chain, _, _ := strings.Cut(uri.Path[len(nodePrefix):], "/")
+	return nodePrefix + chain
 }
 
 // jobError turns the runner's refusals into replies.
