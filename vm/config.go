@@ -71,6 +71,8 @@ type Config struct {
 	PageTokenSecret string `json:"pageTokenSecret"`
 	// Aggregator tunes the signature aggregator (sigagg.go).
 	SignatureAggregator SignatureAggregatorConfig `json:"signatureAggregator"`
+	// Exports bounds the transaction export jobs (exports.go).
+	Exports ExportsConfig `json:"exports"`
 }
 
 // NFTMetadataConfig is the nftMetadata key. Fetching is off by default: it
