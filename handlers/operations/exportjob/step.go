@@ -262,7 +262,9 @@ func (r *Runner) indexReached(ctx context.Context, ci netinfo.ChainInfo, height 
 	if err != nil {
 		return false, fmt.Errorf("reading the indexed height of %s: %w", ci.Chain, err)
 	}
-	if cursor.NextHeight > height {
+	// Rows carry the EVM chain id, which the follower reads from the node
+	// when it starts.
+	if cursor.NextHeight > height && ci.EVMChainID != 0 {
 		return true, nil
 	}
 	select {
