@@ -366,3 +366,54 @@ func TestOperationIDRoundTrip(t *testing.T) {
 	_, err = encodeOperationID(key, spec)
 	require.Error(t, err)
 }
+
+// panickingRows fails like a bug in the row shaping would.
+type panickingRows struct{}
+
+func (panickingRows) Row(uint64, *evmdata.IndexedTx) []string { panic("shaping bug") }
+
+func TestExportFailuresAreRecorded(t *testing.T) {
+	st := openStore(t, t.TempDir())
+	defer st.Close()
+	indexBlocks(t, st, testChain(3))
+	ctx := context.Background()
+
+	// A panic fails the job, not the node.
+	r := New(st, handlertest.NewFakes(), panickingRows{}, evm.ExportColumns(), Config{}, nil, nil)
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(runCtx) }()
+	job := create(t, r, Plan{Chains: []netinfo.ChainInfo{subnet(t)}, Addresses: []common.Address{alice}})
+	job = awaitDone(t, r, job.OperationID)
+	require.Equal(t, store.ExportFailed, job.Record.State)
+	require.Equal(t, codeInternal, job.Record.Code)
+	require.Contains(t, job.Record.Message, "shaping bug")
+
+	// A chain this node does not follow is the request's fault.
+	spec := job.Spec
+	spec.Chains = []ChainRange{{Stream: "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", From: 1, To: 3}}
+	other, err := r.Create(ctx, spec)
+	require.NoError(t, err)
+	other = awaitDone(t, r, other.OperationID)
+	require.Equal(t, store.ExportFailed, other.Record.State)
+	require.Equal(t, codeInvalidRequest, other.Record.Code)
+	require.Contains(t, other.Record.Message, "does not follow the chain")
+	cancel()
+	<-done
+}
+
+func TestTooManyExportsAreRefused(t *testing.T) {
+	st := openStore(t, t.TempDir())
+	defer st.Close()
+	indexBlocks(t, st, testChain(3))
+	// Not running: the jobs stay queued.
+	r := New(st, handlertest.NewFakes(), evm.NewExportRows(), evm.ExportColumns(), Config{MaxJobs: 2}, nil, nil)
+	ctx := context.Background()
+	for _, a := range []common.Address{alice, bob} {
+		create(t, r, Plan{Chains: []netinfo.ChainInfo{subnet(t)}, Addresses: []common.Address{a}})
+	}
+	spec, err := r.Spec(ctx, Plan{Chains: []netinfo.ChainInfo{subnet(t)}, Addresses: []common.Address{carol}})
+	require.NoError(t, err)
+	_, err = r.Create(ctx, spec)
+	require.ErrorIs(t, err, ErrBusy)
+}
