@@ -73,6 +73,10 @@ type Config struct {
 	// IndexPoll is how often a job waits for this node's index to reach
 	// its range (default 1s).
 	IndexPoll time.Duration
+	// ChainWait is how long a run waits for a chain this node does not list
+	// (yet: it discovers its EVM chains after a restart) before the job
+	// fails (default 2 minutes).
+	ChainWait time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -96,6 +100,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.IndexPoll <= 0 {
 		c.IndexPoll = time.Second
+	}
+	if c.ChainWait <= 0 {
+		c.ChainWait = 2 * time.Minute
 	}
 	return c
 }

@@ -379,7 +379,8 @@ func TestExportFailuresAreRecorded(t *testing.T) {
 	ctx := context.Background()
 
 	// A panic fails the job, not the node.
-	r := New(st, handlertest.NewFakes(), panickingRows{}, evm.ExportColumns(), Config{}, nil, nil)
+	r := New(st, handlertest.NewFakes(), panickingRows{}, evm.ExportColumns(),
+		Config{IndexPoll: time.Millisecond, ChainWait: 20 * time.Millisecond}, nil, nil)
 	runCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); r.Run(runCtx) }()

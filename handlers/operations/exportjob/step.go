@@ -45,8 +45,18 @@ func (r *Runner) runJob(ctx context.Context, id store.ExportJobID) error {
 	// The bound is per run: a job resumed after a restart gets it again.
 	stepCtx, cancel := context.WithTimeout(ctx, r.cfg.MaxRunTime)
 	defer cancel()
+	started := r.now()
 	for !j.State.Done() {
 		if j, err = r.step(stepCtx, spec, j); err != nil {
+			if errors.Is(err, errChainUnknown) && r.now().Sub(started) < r.cfg.ChainWait {
+				if err = sleep(stepCtx, r.cfg.IndexPoll); err == nil {
+					continue
+				}
+			}
+			if errors.Is(err, errChainUnknown) {
+				return &invalidError{msg: fmt.Sprintf("this node does not follow the chain %s the export asks for",
+					spec.Chains[j.ChainIndex].Stream)}
+			}
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				return fmt.Errorf("the export did not finish within %s (it had written %d rows)", r.cfg.MaxRunTime, j.Rows)
 			}
@@ -54,6 +64,21 @@ func (r *Runner) runJob(ctx context.Context, id store.ExportJobID) error {
 		}
 	}
 	return nil
+}
+
+// errChainUnknown is a chain this node's network does not list: not
+// followed, or not discovered yet (the node finds its EVM chains after the
+// runner starts, so a job resumed at start waits Config.ChainWait for it).
+var errChainUnknown = errors.New("chain not followed")
+
+// sleep waits d unless ctx ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }
 
 // step advances j by one step and returns its new record.
@@ -67,7 +92,7 @@ func (r *Runner) step(ctx context.Context, spec Spec, j store.ExportJob) (store.
 	}
 	ci, ok := r.chainOfStream(c.Stream)
 	if !ok {
-		return j, &invalidError{msg: fmt.Sprintf("this node does not follow the chain %s the export asks for", c.Stream)}
+		return j, errChainUnknown
 	}
 	reached, err := r.indexReached(ctx, ci, c.To)
 	if err != nil || !reached {
@@ -267,10 +292,5 @@ func (r *Runner) indexReached(ctx context.Context, ci netinfo.ChainInfo, height 
 	if cursor.NextHeight > height && ci.EVMChainID != 0 {
 		return true, nil
 	}
-	select {
-	case <-ctx.Done():
-		return false, ctx.Err()
-	case <-time.After(r.cfg.IndexPoll):
-		return false, nil
-	}
+	return false, sleep(ctx, r.cfg.IndexPoll)
 }
