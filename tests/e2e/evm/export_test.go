@@ -111,6 +111,7 @@ func TestEVMExportJob(t *testing.T) {
 		require.Equal(t, uint64(1), ranges[i].from)
 		client, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
 		require.NoError(t, err)
+		waitNodeHeight(t, ctx, client, ranges[i].to) // the restarted node may not serve them yet
 		onNode := truth.NewEVMChain(client.RPC())
 		require.NoError(t, onNode.ScanTo(ctx, ranges[i].to))
 		want = append(want, truthExportRows(chain.EVMChainID, onNode.All(), addrs)...)
@@ -298,6 +299,21 @@ func sendCChainValues(t *testing.T, ctx context.Context, chain localnet.EVMChain
 		require.NoError(t, err)
 	}
 	return last.BlockNumber
+}
+
+// waitNodeHeight waits until the node's chain answers for height.
+func waitNodeHeight(t *testing.T, ctx context.Context, c *evmtest.Client, height uint64) {
+	t.Helper()
+	for {
+		if head, err := c.BlockNumber(ctx); err == nil && head >= height {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the node never reached block %d", height)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // waitChainsIndexed waits until avadata has indexed each chain, by
