@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/csv"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -14,7 +13,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +24,6 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/scripts/localnet"
-	"github.com/avadata/avadata/tests/contracts"
 	"github.com/avadata/avadata/tests/e2e/harness"
 	"github.com/avadata/avadata/tests/e2e/truth"
 	"github.com/avadata/avadata/tests/evmtest"
@@ -127,7 +124,7 @@ func TestEVMExportJob(t *testing.T) {
 		waitNodeHeight(t, ctx, client, ranges[i].to) // the restarted node may not serve them yet
 		onNode := truth.NewEVMChain(client.RPC())
 		require.NoError(t, onNode.ScanTo(ctx, ranges[i].to))
-		want = append(want, truthExportRows(chain.EVMChainID, onNode.All(), addrs)...)
+		want = append(want, truth.ExportRows(chain.EVMChainID, onNode.All(), addrs)...)
 		client.Close()
 	}
 	require.Equal(t, strings.Split("blockNumber,blockTimestamp,blockHash,chainId,blockIndex,txHash,txStatus,txType,gasLimit,"+
@@ -263,50 +260,6 @@ func exportRanges(t *testing.T, operationID string) []blockSpan {
 		out[i] = blockSpan{from: binary.BigEndian.Uint64(firsts[8*i:]), to: h.Height}
 	}
 	return out
-}
-
-// truthExportRows are the CSV rows of the transactions, as read from the
-// node, in which one of addrs is the sender, the recipient or the created
-// contract.
-func truthExportRows(evmChainID uint64, txs []*truth.EVMTx, addrs []common.Address) [][]string {
-	names := map[string]string{}
-	for _, art := range []*contracts.Artifact{contracts.TestERC20(), contracts.TestERC721()} {
-		for _, m := range art.ABI.Methods {
-			if strings.HasPrefix(m.Sig, "mint(") {
-				names["0x"+hex.EncodeToString(m.ID)] = m.Sig
-			}
-		}
-	}
-	var rows [][]string
-	for _, x := range txs {
-		created := x.Receipt.Status == 1 && x.Receipt.ContractAddress != nil
-		if !slices.Contains(addrs, x.From) && (x.To == nil || !slices.Contains(addrs, *x.To)) &&
-			(!created || !slices.Contains(addrs, *x.Receipt.ContractAddress)) {
-			continue
-		}
-		to := common.Address{}
-		callType, methodHash, methodName := "CONTRACT_CALL", "", ""
-		switch {
-		case x.To == nil:
-			callType, methodName = "CONTRACT_CREATION", "Contract Created"
-			if created {
-				to = *x.Receipt.ContractAddress
-			}
-		case len(x.Input) == 0:
-			to, callType, methodName = *x.To, "NATIVE_TRANSFER", "Native Transfer"
-		default:
-			to, methodHash = *x.To, "0x"+hex.EncodeToString(x.Input[:4])
-			methodName = names[methodHash]
-		}
-		rows = append(rows, []string{
-			strconv.FormatUint(x.Block.Number, 10), strconv.FormatUint(x.Block.Timestamp, 10), x.Block.Hash.Hex(),
-			strconv.FormatUint(evmChainID, 10), strconv.FormatUint(x.Index, 10), x.Hash.Hex(),
-			strconv.FormatUint(x.Receipt.Status, 10), strconv.FormatUint(x.Type, 10), strconv.FormatUint(x.Gas, 10),
-			strconv.FormatUint(x.Receipt.GasUsed, 10), x.Receipt.EffectiveGasPrice.String(), strconv.FormatUint(x.Nonce, 10),
-			x.From.Hex(), to.Hex(), callType, methodHash, methodName, x.Value.String(),
-		})
-	}
-	return rows
 }
 
 // sendCChainValues sends n value transfers from EWOQ to to on the C-chain
