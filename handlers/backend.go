@@ -4,6 +4,7 @@ import (
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/evm"
 	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/operations"
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/sigagg"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -37,6 +38,9 @@ type Backend struct {
 	// Health judges avadata's health for data-health-check; nil judges the
 	// followers only by whether they run (as live-check does).
 	Health HealthReporter
+	// Exports runs transaction exports; nil answers the operations as not
+	// served yet.
+	Exports operations.Exports
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

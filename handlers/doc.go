@@ -15,6 +15,7 @@
 //	evm      transactions, transfers, balances, contracts and chains of every followed EVM chain
 //	primary  P-chain, X-chain and C-chain atomic data, and staking
 //	sigagg   signature aggregation (ACP-118)
+//	operations  background operations: transaction exports (operations/exportjob runs them)
 //	metrics  the metrics service
 //
 // This package adds what is the node's own (the index at GET /, the OpenAPI
@@ -81,6 +82,9 @@
 //	listHistoricalPrimaryNetworkRewards          GET   /v1/networks/{network}/rewards                                              primary/list_historical_primary_network_rewards.go
 //	getSingleValidatorDetails                    GET   /v1/networks/{network}/validators/{nodeId}                                  primary/get_single_validator_details.go
 //	listDelegators                               GET   /v1/networks/{network}/delegators                                           primary/list_delegators.go
+//	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
+//	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
+//	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go
 //
 // One file per operation holds its request type, its parse function (path
 // parameters first, then query parameters, then the body) and its serve

@@ -11,6 +11,7 @@ import (
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/evm"
 	"github.com/avadata/avadata/handlers/metrics"
+	"github.com/avadata/avadata/handlers/operations"
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/handlers/sigagg"
@@ -100,5 +101,6 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	routes = append(routes, sigagg.Routes(s.Core, b.SigAgg)...)
 	routes = append(routes, evm.Routes(s.Core, s.cfg.EVM, b.EVM, b.EVMState)...)
 	routes = append(routes, primary.Routes(s.Core, b.Primary, b.Staking, b.Platform, b.Vertices)...)
+	routes = append(routes, operations.Routes(s.Core, b.Exports)...)
 	return routes, nil
 }

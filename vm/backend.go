@@ -64,6 +64,9 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	if vm.sigagg != nil {
 		backend.SigAgg = vm.sigagg
 	}
+	if vm.exports != nil {
+		backend.Exports = vm.exports
+	}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 

@@ -74,6 +74,8 @@ type Config struct {
 	// SpamTokens lists, by EVM chain id ("43114"), token contracts that
 	// filterSpamTokens always leaves out (handlers/evm/spam.go).
 	SpamTokens map[string][]string `json:"spamTokens"`
+	// Exports bounds the transaction export jobs (exports.go).
+	Exports ExportsConfig `json:"exports"`
 }
 
 // NFTMetadataConfig is the nftMetadata key. Fetching is off by default: it

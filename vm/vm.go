@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/aggregator"
+	"github.com/avadata/avadata/handlers/operations/exportjob"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/follower"
@@ -48,6 +49,7 @@ type VM struct {
 	network   *networkInfo
 	peers     *peers
 	sigagg    *aggregator.Aggregator // nil when the config turns it off
+	exports   *exportjob.Runner
 	metrics   *follower.Metrics
 	handler   *serve.Handler
 	gate      requestGate
@@ -89,6 +91,7 @@ func (vm *VM) Initialize(
 		_ = vm.store.Close()
 		return err
 	}
+	vm.exports = vm.newExports()
 	if err := vm.initHTTP(); err != nil {
 		_ = vm.store.Close()
 		return err
@@ -97,6 +100,7 @@ func (vm *VM) Initialize(
 	vm.ctx, vm.cancel = ctx, cancel
 	vm.goRecovered("indexer", func() { vm.runIndexer(ctx) })
 	vm.goRecovered("store-gc", func() { vm.store.RunGC(ctx, gcInterval) })
+	vm.goRecovered("exports", func() { vm.exports.Run(ctx) })
 	if vm.sigagg != nil {
 		vm.goRecovered("sigagg", func() { vm.runAggregator(ctx) })
 	}

@@ -60,7 +60,17 @@ func ChainStream(node netinfo.Info, chain netinfo.Chain) string {
 }
 
 // EVMChainStream names the block stream of an EVM chain: the C-chain's
-// name, or the chain's cb58 blockchain ID (kept, see streamNames).
+// name, or the chain's cb58 blockchain ID. Request paths use
+// Core.EVMChainStream, the same name kept per chain.
+func EVMChainStream(ci netinfo.ChainInfo) string {
+	if ci.Chain.IsPrimary() {
+		return ci.Chain.String()
+	}
+	return ci.BlockchainID.String()
+}
+
+// EVMChainStream is api.EVMChainStream with the cb58 ID computed once per
+// chain (see streamNames).
 func (c *Core) EVMChainStream(ci netinfo.ChainInfo) string {
 	if ci.Chain.IsPrimary() {
 		return ci.Chain.String()

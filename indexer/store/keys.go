@@ -107,6 +107,9 @@ import (
 //	                                                         the latest txs list by status (evmblocks.go)
 //	0x9A  enftreidx | chain | contract(20) | tokenID(32)     time(8): when a client last asked to re-read the token's
 //	                                                         URI and metadata (reindexNft's cooldown, evmreindex.go)
+//	0xB0  xjob | jobID(16)                                   export job record (exportjob.go): the job's signed
+//	                                                         operation ID, state, progress, result size, times
+//	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
@@ -188,6 +191,8 @@ const (
 	tagEVMBHash byte = 0x98
 	tagTxStatus byte = 0x99
 	tagReindex  byte = 0x9A
+	tagXJob     byte = 0xB0
+	tagXPart    byte = 0xB1
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.

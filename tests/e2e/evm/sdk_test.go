@@ -118,9 +118,7 @@ func TestEVMSDKConformance(t *testing.T) {
 // handlers/doc.go's table) that avadata does not serve yet. Their SDK
 // cases below are written and skipped; remove each name as its route
 // merges.
-var pendingOperations = []string{
-	"postTransactionExportJob", "getOperationResult",
-}
+var pendingOperations = []string{}
 
 // issue17Operations are the operations issue 17 adds, by operationId.
 // listTransactionsV2 has no SDK function (0.3.13 has no /v2 data route).

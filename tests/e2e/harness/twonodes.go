@@ -46,6 +46,7 @@ func (e *Env) startTwoNodes(t testing.TB) *TwoNodes {
 	began := time.Now()
 	config := ChainConfig()
 	config["pageTokenSecret"] = randomSecret(t)
+	config["apiKeys"] = []string{TwoNodesAPIKey}
 	n, err := startTmpnet(ctx, multinode.TmpnetConfig{Nodes: 2, ChainConfig: config, RootDir: filepath.Join(e.tempDir(t), "tmpnet")})
 	require.NoError(t, err, "%s: starting the 2-node network", e.name)
 	e.onStop(t.Name(), n.Stop)
@@ -62,6 +63,10 @@ func (e *Env) startTwoNodes(t testing.TB) *TwoNodes {
 		e.name, time.Since(began).Round(time.Millisecond), t.Name(), uris, sn.Base, n.Dir())
 	return sn
 }
+
+// TwoNodesAPIKey is the API key both replicas of the 2-node network
+// accept (for the operations that need one, such as exports).
+const TwoNodesAPIKey = "two-nodes-key"
 
 // randomSecret is a fresh pageTokenSecret: 32 random bytes in hex.
 func randomSecret(t testing.TB) string {
