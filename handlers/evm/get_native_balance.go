@@ -8,17 +8,17 @@ import (
 
 // GET /v1/chains/{chainId}/addresses/{address}/balances:getNative
 // (referenced by the spec; the OpenAPI's getNativeBalance): an address's
-// current native balance, read from the node, priced in the requested
-// currency when a price source knows the token.
-//
-// The node keeps only current state, so blockNumber (a historical balance)
-// is a 400 that says so rather than a current balance labelled historical.
+// native balance, read from the node, priced in the requested currency when
+// a price source knows the token. Without blockNumber it is the balance now;
+// with it, the balance at that block (token_balances.go: a block above the
+// indexed height, or one whose state the node has pruned, is a 400).
 
 const paramBlockNumber = "blockNumber"
 
 // getNativeBalanceRequest is the validated input of the endpoint.
 type getNativeBalanceRequest struct {
 	evmTarget
+	Block    balanceBlock
 	Currency string // lower-case, default usd
 }
 
@@ -29,9 +29,8 @@ func (s *server) parseGetNativeBalanceRequest(r *http.Request, heights *api.Heig
 		return req, err
 	}
 	q := r.URL.Query()
-	if raw := q.Get(paramBlockNumber); raw != "" {
-		return req, api.BadRequest("%s is not supported: avadata reads balances from the node's current state; "+
-			"omit %s for the current balance", paramBlockNumber, paramBlockNumber)
+	if req.Block, err = parseBalanceBlock(q); err != nil {
+		return req, err
 	}
 	req.Currency, err = api.ParseCurrency(q)
 	return req, err
@@ -48,6 +47,18 @@ func (s *server) serveGetNativeBalance(w http.ResponseWriter, r *http.Request, h
 		return err
 	}
 	shapes := s.newShaper(r.Context(), req.Chain, req.Currency)
-	resp := getNativeBalanceResponse{NativeTokenBalance: shapes.nativeTokenBalance(req.Address)}
+	if !req.Block.Asked.Set {
+		resp := getNativeBalanceResponse{NativeTokenBalance: shapes.nativeTokenBalance(req.Address)}
+		return shapes.write(w, resp)
+	}
+	indexed, _ := heights.Height(req.Stream)
+	at, err := req.Block.at(req.evmTarget, indexed)
+	if err != nil {
+		return err
+	}
+	resp := getNativeBalanceResponse{NativeTokenBalance: shapes.nativeTokenBalanceAt(req.Address, at)}
+	if shapes.err != nil {
+		return stateError(req.evmTarget, req.Block, at, shapes.err)
+	}
 	return shapes.write(w, resp)
 }

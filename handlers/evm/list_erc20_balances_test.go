@@ -147,6 +147,23 @@ func TestListErc20BalancesAtABlock(t *testing.T) {
 	handlertest.RequireDataError(t, srv.Get(t, erc20Path(handlertest.Alice)), http.StatusInternalServerError)
 }
 
+// getNativeBalance at a block reads the node's state at that block, with
+// the balance listings' rules for blockNumber.
+func TestGetNativeBalanceAtABlock(t *testing.T) {
+	backend := withTokenState(t)
+	srv := newTestAPI(t, newTestConfig(), backend)
+	native := func(query string) string {
+		body := getBalances(t, srv, "/v1/chains/43112/addresses/"+handlertest.Alice.Hex()+"/balances:getNative"+query)
+		return body["nativeTokenBalance"].(map[string]any)["balance"].(string)
+	}
+	require.Equal(t, "104", native("?blockNumber=4"))
+	require.Equal(t, "115", native("?blockNumber=15"))
+	path := "/v1/chains/43112/addresses/" + handlertest.Alice.Hex() + "/balances:getNative"
+	handlertest.RequireDataError(t, srv.Get(t, path+"?blockNumber=16"), http.StatusBadRequest, "blockNumber 16", "above block 15")
+	backend.EVM.TokenState.Err = fmt.Errorf("%w: missing trie node", evmdata.ErrStateUnavailable)
+	handlertest.RequireDataError(t, srv.Get(t, path+"?blockNumber=3"), http.StatusBadRequest, "blockNumber 3", "no longer has the state")
+}
+
 func TestListErc20BalancesBadInput(t *testing.T) {
 	srv := newTestAPI(t, newTestConfig(), withTokenState(t))
 	many := make([]string, maxContractAddresses+1)

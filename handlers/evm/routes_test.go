@@ -104,7 +104,7 @@ func TestGetNativeBalanceRoute(t *testing.T) {
 	cases = append(cases,
 		handlertest.OK("currency", p+"?currency=JPY", "nativeTokenBalance"),
 		handlertest.Invalid("bad currency", p+"?currency=xyz", "currency"),
-		handlertest.Invalid("blockNumber", p+"?blockNumber=5", "blockNumber is not supported", "current"),
+		handlertest.Invalid("blockNumber", p+"?blockNumber=latest", "invalid blockNumber", "non-negative integer"),
 	)
 	handlertest.RunRouteCases(t, srv, cases)
 }

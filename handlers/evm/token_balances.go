@@ -72,14 +72,22 @@ func (b balanceBlock) filterValue() string { return api.FormatBound(b.Asked) }
 // balances are shown. A blockNumber above the indexed height is a 400.
 func (s *server) balanceHeights(t evmTarget, page api.Page, block balanceBlock) (indexed, at uint64, err error) {
 	indexed = s.PinnedHeight(page, s.EVMChainStream(t.Chain))
-	if !block.Asked.Set {
-		return indexed, indexed, nil
+	at, err = block.at(t, indexed)
+	return indexed, at, err
+}
+
+// at is the block whose state is shown: blockNumber, or the indexed
+// height when none is asked. A blockNumber above the indexed height is a
+// 400.
+func (b balanceBlock) at(t evmTarget, indexed uint64) (uint64, error) {
+	if !b.Asked.Set {
+		return indexed, nil
 	}
-	if block.Asked.Value > indexed {
-		return 0, 0, api.BadRequest("invalid %s %d: above block %d, the highest block avadata has indexed on chain %d ('%s')",
-			paramBlockNumber, block.Asked.Value, indexed, t.Chain.EVMChainID, api.ChainLabel(t.Chain))
+	if b.Asked.Value > indexed {
+		return 0, api.BadRequest("invalid %s %d: above block %d, the highest block avadata has indexed on chain %d ('%s')",
+			paramBlockNumber, b.Asked.Value, indexed, t.Chain.EVMChainID, api.ChainLabel(t.Chain))
 	}
-	return indexed, block.Asked.Value, nil
+	return b.Asked.Value, nil
 }
 
 // stateError turns a failed read of the node's state at block at into the

@@ -256,10 +256,8 @@ func chainSDKChecks(t *testing.T, f *evmFixture) []sdkCheck {
 		sdkCall("token transfers of the ERC-1155", "dataEvmContractsListTransfers", at(sdkReq{"address": erc1155})).some().allPages(5),
 		sdkCall("native balance of EWOQ", "dataEvmAddressBalancesGetNative", at(sdkReq{"address": me})),
 		sdkCall("native balance of the user in usd", "dataEvmAddressBalancesGetNative", at(sdkReq{"address": user, "currency": "usd"})),
-		// avadata answers only the current native balance (a 400 that says
-		// so): make this an sdkCall when getNativeBalance reads a height.
-		sdkBad("native balance of the user at the first block", "dataEvmAddressBalancesGetNative",
-			at(sdkReq{"address": user, "blockNumber": fmt.Sprint(first)}), "BadRequestError", 400),
+		sdkCall("native balance of the user at the first block", "dataEvmAddressBalancesGetNative",
+			at(sdkReq{"address": user, "blockNumber": fmt.Sprint(first)})),
 		sdkCall("ERC-721 balances of EWOQ", "dataEvmAddressBalancesListErc721", at(sdkReq{"address": me, "pageSize": 2})).some().allPages(10),
 		sdkCall("ERC-721 balances of the user in the ERC-721", "dataEvmAddressBalancesListErc721",
 			at(sdkReq{"address": user, "contractAddress": erc721})).some(),

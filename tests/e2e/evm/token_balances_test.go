@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/tests/contracts"
+	"github.com/avadata/avadata/tests/e2e/dataapi"
 	"github.com/avadata/avadata/tests/e2e/harness"
 	"github.com/avadata/avadata/tests/evmtest"
 )
@@ -66,6 +67,7 @@ func TestEVMTokenBalances(t *testing.T) {
 		for _, h := range []uint64{0, b.deployed, b.heights[0], b.heights[1], b.heights[2]} {
 			b.checkErc20At(t, ctx, &h)
 			b.checkErc1155At(t, ctx, &h)
+			b.checkNativeAt(t, ctx, h)
 		}
 		b.checkErc20At(t, ctx, nil) // the indexed height: no activity of these tokens after the last burst
 		b.checkErc1155At(t, ctx, nil)
@@ -346,6 +348,19 @@ func sortWant(want []wantBalance) {
 // checkErc20At lists the holder's ERC-20 balances at h (nil: the indexed
 // height) with and without the spam filter, in pages of one and of 500,
 // and compares them and the native balance with the node at that height.
+// checkNativeAt compares getNativeBalance at block h with eth_getBalance
+// at h.
+func (b *balanceActivity) checkNativeAt(t *testing.T, ctx context.Context, h uint64) {
+	t.Helper()
+	var body struct {
+		NativeTokenBalance dataapi.NativeBalance `json:"nativeTokenBalance"`
+	}
+	harness.GetOK(t, ctx, b.evmURL("/addresses/"+b.holder.Address().Hex()+"/balances:getNative",
+		url.Values{"blockNumber": {fmt.Sprint(h)}}), &body)
+	harness.RequireDecimal(t, b.nativeAt(t, ctx, h), body.NativeTokenBalance.Balance,
+		fmt.Sprintf("%s: getNativeBalance of the holder at block %d", b.name(), h))
+}
+
 func (b *balanceActivity) checkErc20At(t *testing.T, ctx context.Context, h *uint64) {
 	t.Helper()
 	at := b.truthHeight(h)
