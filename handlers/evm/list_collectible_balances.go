@@ -3,8 +3,6 @@ package evm
 import (
 	"net/http"
 
-	"github.com/ava-labs/libevm/common"
-
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/evmdata"
 )
@@ -17,30 +15,8 @@ import (
 // index's; ERC-1155 balances are balanceOf(address, id) read from the
 // node at that block (token_balances.go).
 
-// listCollectibleBalancesRequest is the validated input of the endpoint.
-type listCollectibleBalancesRequest struct {
-	evmTarget
-	Contract *common.Address // nil: every contract
-	Page     api.Page
-}
-
 func collectibleBalancesPaging() api.Paging {
 	return api.Paging{Route: routeListCollectibleBalances, Size: api.Erc721PageSize()}
-}
-
-func (s *server) parseListCollectibleBalancesRequest(r *http.Request, heights *api.Heights) (listCollectibleBalancesRequest, error) {
-	var req listCollectibleBalancesRequest
-	var err error
-	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
-		return req, err
-	}
-	q := r.URL.Query()
-	if req.Contract, err = api.ParseOptionalEVMAddress(q, paramContractAddress); err != nil {
-		return req, err
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, collectibleBalancesPaging(),
-		append(req.filterValues(), optionalAddressValue(req.Contract))...)
-	return req, err
 }
 
 // listCollectibleBalancesResponse is the OpenAPI's
@@ -52,7 +28,7 @@ type listCollectibleBalancesResponse struct {
 }
 
 func (s *server) serveListCollectibleBalances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
-	req, err := s.parseListCollectibleBalancesRequest(r, heights)
+	req, err := s.parseNFTHoldingsRequest(r, heights, collectibleBalancesPaging())
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/ava-labs/libevm/common"
 
@@ -31,8 +30,10 @@ const paramContractAddress = "contractAddress"
 // short, with a token that resumes after the last holding read.
 const maxNFTBatches = 8
 
-// listErc721BalancesRequest is the validated input of the endpoint.
-type listErc721BalancesRequest struct {
+// nftHoldingsRequest is the validated input of the NFT holdings listings
+// (listErc721Balances, listCollectibleBalances): {chainId}, {address}, the
+// optional contractAddress and the paging.
+type nftHoldingsRequest struct {
 	evmTarget
 	Contract *common.Address // nil: every contract
 	Page     api.Page
@@ -42,8 +43,8 @@ func erc721Paging() api.Paging {
 	return api.Paging{Route: routeListErc721Balances, Size: api.Erc721PageSize()}
 }
 
-func (s *server) parseListErc721BalancesRequest(r *http.Request, heights *api.Heights) (listErc721BalancesRequest, error) {
-	var req listErc721BalancesRequest
+func (s *server) parseNFTHoldingsRequest(r *http.Request, heights *api.Heights, paging api.Paging) (nftHoldingsRequest, error) {
+	var req nftHoldingsRequest
 	var err error
 	if req.evmTarget, err = s.resolveEVMPath(r, heights); err != nil {
 		return req, err
@@ -52,11 +53,7 @@ func (s *server) parseListErc721BalancesRequest(r *http.Request, heights *api.He
 	if req.Contract, err = api.ParseOptionalEVMAddress(q, paramContractAddress); err != nil {
 		return req, err
 	}
-	contract := ""
-	if req.Contract != nil {
-		contract = strings.ToLower(req.Contract.Hex())
-	}
-	req.Page, err = s.ParsePage(r.Context(), heights, q, erc721Paging(), append(req.filterValues(), contract)...)
+	req.Page, err = s.ParsePage(r.Context(), heights, q, paging, append(req.filterValues(), optionalAddressValue(req.Contract))...)
 	return req, err
 }
 
@@ -80,7 +77,7 @@ func (v *shaper) erc721TokenBalance(nft evmdata.NFT) erc721TokenBalance {
 }
 
 func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
-	req, err := s.parseListErc721BalancesRequest(r, heights)
+	req, err := s.parseNFTHoldingsRequest(r, heights, erc721Paging())
 	if err != nil {
 		return err
 	}
@@ -115,7 +112,7 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 // erc721Page reads up to a page of the owner's ERC-721 tokens after the
 // pos, skipping ERC-1155 holdings. next is where the following page
 // starts, nil when there is none.
-func (s *server) erc721Page(ctx context.Context, req listErc721BalancesRequest, after *evmdata.NFTPos, pinned uint64) (
+func (s *server) erc721Page(ctx context.Context, req nftHoldingsRequest, after *evmdata.NFTPos, pinned uint64) (
 	[]evmdata.NFT, *evmdata.NFTPos, error,
 ) {
 	size := req.Page.Size
