@@ -19,13 +19,16 @@ const (
 	ParamChainID      = "chainId"
 )
 
+// testnetName is the SDK's name for a test network (see IsNodeNetwork).
+const testnetName = "testnet"
+
 // networkNames maps the {network} names of the spec, plus "local", to network
 // IDs. "testnet" is the spec's second name for fuji.
 func networkNames() map[string]uint32 {
 	return map[string]uint32{
 		"mainnet": constants.MainnetID,
 		"fuji":    constants.FujiID,
-		"testnet": constants.FujiID,
+		testnetName: constants.FujiID,
 		"local":   constants.LocalID,
 	}
 }
@@ -46,10 +49,20 @@ func ResolveNetwork(segment string, node netinfo.Info) error {
 
 // IsNodeNetwork reports whether the network name s (parameter param) is
 // the node's network; a name that is no network at all is a 400.
+//
+// On a network other than mainnet and Fuji (a local or custom one),
+// "testnet" names the node's own network too. The hosted API's clients,
+// the official SDK among them, accept only mainnet, fuji and testnet as a
+// network, so without it a local network could not be asked at all; and on
+// such a node "testnet" cannot mean Fuji, whose data the node does not have.
+// On a Fuji node it stays Fuji's second name, on mainnet another network.
 func IsNodeNetwork(param, s string, node netinfo.Info) (bool, error) {
 	name := strings.ToLower(s)
 	if name == node.Name() {
 		return true, nil // also covers custom networks, e.g. "network-88888"
+	}
+	if name == testnetName && !node.IsPublic() {
+		return true, nil
 	}
 	networkID, known := networkNames()[name]
 	if !known {

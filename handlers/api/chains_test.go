@@ -51,6 +51,8 @@ func TestResolveNetwork(t *testing.T) {
 		{name: "fuji on local", node: fakenet.Info(), segment: "fuji", wantErr: []string{"serves network 'local'", "'fuji'"}},
 		{name: "fuji on fuji", node: fujiInfo(), segment: "fuji"},
 		{name: "testnet is fuji", node: fujiInfo(), segment: "testnet"},
+		{name: "testnet is a local network", node: fakenet.Info(), segment: "testnet"},
+		{name: "testnet is a custom network", node: custom, segment: "Testnet"},
 		{name: "local on fuji", node: fujiInfo(), segment: "local", wantErr: []string{"serves network 'fuji'"}},
 		{name: "unknown name", node: fakenet.Info(), segment: "devnet",
 			wantErr: []string{"network", "'devnet'", "'mainnet', 'fuji', 'testnet', 'local'"}},

@@ -38,7 +38,7 @@ func TestListChains(t *testing.T) {
 	require.Equal(t, map[string]any{"name": "dispatch", "symbol": "NATIVE", "decimals": 18.0}, subnet["networkToken"])
 
 	for query, want := range map[string]int{
-		"network=local": 2, "network=LOCAL": 2, "network=mainnet": 0, "network=fuji": 0, "network=testnet": 0,
+		"network=local": 2, "network=LOCAL": 2, "network=mainnet": 0, "network=fuji": 0, "network=testnet": 2,
 		"feature=nftIndexing": 2, "feature=webhooks": 0, "feature=teleporter": 0,
 	} {
 		require.Len(t, srv.GetBody(t, "/v1/chains?"+query)["chains"], want, query)

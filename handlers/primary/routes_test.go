@@ -42,7 +42,8 @@ func networkCasesFor(p func(network string) string, valid accepted) []handlertes
 		valid("local", p("local")),
 		valid("network any case", p("LOCAL")),
 		handlertest.Invalid("other network", p("mainnet"), "this node serves network 'local'; request was for 'mainnet'"),
-		handlertest.Invalid("testnet is fuji", p("testnet"), "serves network 'local'", "'testnet'"),
+		valid("testnet names a local network", p("testnet")),
+		handlertest.Invalid("fuji is not local", p("fuji"), "serves network 'local'", "'fuji'"),
 		handlertest.Invalid("unknown network", p("devnet"), "invalid network 'devnet'", "'mainnet', 'fuji', 'testnet', 'local'"),
 	}
 }

@@ -160,6 +160,12 @@ func (i Info) Name() string {
 	}
 }
 
+// IsPublic reports whether the node is on mainnet or Fuji, the networks
+// the hosted API serves.
+func (i Info) IsPublic() bool {
+	return i.NetworkID == constants.MainnetID || i.NetworkID == constants.FujiID
+}
+
 // HRP is the bech32 prefix of the network's X/P addresses.
 func (i Info) HRP() string { return constants.GetHRP(i.NetworkID) }
 
