@@ -66,6 +66,10 @@ import (
 //	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
 //	0x44  vtxtx | txID(32) | index(8)                        "" : the vertex at that acceptance index holds the
 //	                                                         DAG-era X-chain tx (dagtx.go; a tx may be in several)
+//	0x45  bid | chain | blockID(32)                          height(8) of the P/X block with that (outer) ID
+//	                                                         (blockid.go)
+//	0x46  vtxid | vertexID(32)                               acceptance index(8) of the X-chain DAG vertex
+//	                                                         (vertex.go)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -114,7 +118,7 @@ import (
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation.
 //
-// Vertex rows (0x42-0x44) are the X-chain's only and carry no chain byte;
+// Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
 // writes the vertices' txs through the primary tx rows (0x10-0x13,
 // 0x20-0x22) like any X-chain tx, placed where the DAG sits in the chain's
@@ -164,6 +168,8 @@ const (
 	tagVertex   byte = 0x42
 	tagVtxH     byte = 0x43
 	tagVtxTx    byte = 0x44
+	tagBlockID  byte = 0x45
+	tagVtxID    byte = 0x46
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -223,8 +229,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds.)
-const SchemaVersion uint32 = 9
+// holds. 10: the block-ID rows (0x45) and vertex-ID rows (0x46); a version
+// 9 store lacks them for the blocks and vertices it holds.)
+const SchemaVersion uint32 = 10
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}

@@ -13,7 +13,8 @@ import (
 
 // PrimaryWriter writes the blocks of the P- or X-chain follower: block
 // records, txs, their address rows, UTXOs and balance rows, and for the
-// P-chain stakers and rewards (keys.go 0x10-0x22, 0x30-0x35, 0x40-0x41).
+// P-chain stakers and rewards (keys.go 0x10-0x22, 0x30-0x35, 0x40-0x41,
+// 0x45).
 type PrimaryWriter struct {
 	s     *Store
 	chain netinfo.Chain
@@ -138,8 +139,8 @@ func (w *PrimaryWriter) chainTimeBefore(txn *blockTxn, net *PrimaryNetwork, heig
 	return prev.Time, nil
 }
 
-// writePrimaryBlock writes a P/X block record stamped ts, its proposer row
-// and its txs; P-chain txs also write their staker and reward rows (genesis
+// writePrimaryBlock writes a P/X block record stamped ts, its ID and
+// proposer rows and its txs; P-chain txs also write their staker and reward rows (genesis
 // validators included: the genesis block comes through here too).
 func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *pdata.Block, ts int64) error {
 	var supply *uint64
@@ -148,6 +149,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 		supply, l1 = txn.supply.after(), txn.l1fees.after()
 	}
 	if err := txn.set(blockKey(chain, b.Number), encodeBlock(b, ts, supply, l1)); err != nil {
+		return err
+	}
+	if err := writeBlockID(txn, chain, b); err != nil {
 		return err
 	}
 	if b.Proposer != nil && b.Proposer.NodeID != ids.EmptyNodeID {
