@@ -82,6 +82,9 @@
 //	listHistoricalPrimaryNetworkRewards          GET   /v1/networks/{network}/rewards                                              primary/list_historical_primary_network_rewards.go
 //	getSingleValidatorDetails                    GET   /v1/networks/{network}/validators/{nodeId}                                  primary/get_single_validator_details.go
 //	listDelegators                               GET   /v1/networks/{network}/delegators                                           primary/list_delegators.go
+//	listLatestPrimaryNetworkBlocks               GET   /v1/networks/{network}/blockchains/{blockchainId}/blocks                    primary/list_latest_primary_network_blocks.go
+//	getBlockById                                 GET   /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}          primary/get_block_by_id.go
+//	getVertexByHash                              GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}     primary/get_vertex_by_hash.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

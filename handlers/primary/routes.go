@@ -19,6 +19,9 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeListLatestPrimaryNetworkBlocks              = "listLatestPrimaryNetworkBlocks"
+	routeGetBlockById                                = "getBlockById"
+	routeGetVertexByHash                             = "getVertexByHash"
 )
 
 // Query parameters of several operations.
@@ -78,5 +81,14 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeListLatestPrimaryNetworkBlocks, Method: http.MethodGet, Path: base + "/blocks",
+			Summary: "latest blocks of the P or X chain",
+			Handler: s.Adapt(s.serveListLatestPrimaryNetworkBlocks)},
+		{Name: routeGetBlockById, Method: http.MethodGet, Path: base + "/blocks/{blockId}",
+			Summary: "a P- or X-chain block by height or ID",
+			Handler: s.Adapt(s.serveGetBlockById)},
+		{Name: routeGetVertexByHash, Method: http.MethodGet, Path: base + "/vertices/{vertexHash}",
+			Summary: "an X-chain vertex by ID",
+			Handler: s.Adapt(s.serveGetVertexByHash)},
 	}
 }

@@ -21,6 +21,9 @@ type VertexReader interface {
 	// VerticesAtHeight lists the vertices of one DAG height by acceptance
 	// index, descending when desc.
 	VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error)
+	// VertexByID returns the vertex with that ID; false when none is
+	// indexed.
+	VertexByID(ctx context.Context, id ids.ID) (pdata.Vertex, bool, error)
 }
 
 // Reader serves the primary-network endpoints from the index
@@ -39,6 +42,12 @@ type Reader interface {
 	// HeightAtTime returns the height of the last block of chain with a
 	// time <= ts (0 when none), turning timestamp bounds into heights.
 	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
+	// Blocks lists chain's blocks (P or X) by height as q selects them
+	// (q.NodeID is not a filter).
+	Blocks(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error)
+	// BlockByID returns chain's block (P or X) with that (outer) ID; false
+	// when none is indexed.
+	BlockByID(ctx context.Context, chain netinfo.Chain, id ids.ID) (pdata.IndexedBlock, bool, error)
 }
 
 // StakingReader serves the staking endpoints from the index
