@@ -96,3 +96,32 @@ func TestListLatestPrimaryNetworkBlocksBadInput(t *testing.T) {
 	})
 	require.Equal(t, http.StatusOK, srv.Get(t, handlertest.WithToken(pLatestBlocksPath+"?pageSize=1", first)).Code)
 }
+
+// TestListLatestPrimaryNetworkBlocksGenesisTime: the genesis block (height
+// 0) is in a time range by its own time, not by the heights around it.
+func TestListLatestPrimaryNetworkBlocksGenesisTime(t *testing.T) {
+	srv := newTestAPI(t, handlertest.Config(), handlertest.WithFixtures(t, handlertest.NewFakes()))
+	genesisTime := handlertest.BlockTime(1) - 1000
+	srv.Fakes.Primary.AddBlock(pdata.IndexedBlock{Chain: netinfo.P, Number: 0, ID: handlertest.FixtureBlockID(netinfo.P, 0),
+		Time: genesisTime, Type: "ApricotCommitBlock"})
+	at := func(name string, ts int64) string { return name + "=" + strconv.FormatInt(ts, 10) }
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{"6", "5", "4", "3", "2", "1", "0"}},
+		{at("startTimestamp", genesisTime), []string{"6", "5", "4", "3", "2", "1", "0"}},
+		{at("startTimestamp", genesisTime+1), []string{"6", "5", "4", "3", "2", "1"}},
+		{at("startTimestamp", handlertest.BlockTime(1)), []string{"6", "5", "4", "3", "2", "1"}},
+		{at("endTimestamp", genesisTime), []string{"0"}},
+		{at("endTimestamp", genesisTime-1), []string{}},
+		{at("startTimestamp", genesisTime+1) + "&" + at("endTimestamp", handlertest.BlockTime(1)-1), []string{}},
+		{at("startTimestamp", genesisTime) + "&" + at("endTimestamp", handlertest.BlockTime(1)), []string{"1", "0"}},
+	} {
+		got := []string{}
+		for _, page := range blockPages(t, srv, pLatestBlocksPath+"?pageSize=100&"+tc.query, nil) {
+			got = append(got, page...)
+		}
+		require.Equal(t, tc.want, got, tc.query)
+	}
+}

@@ -79,7 +79,7 @@ func (s *server) serveBlockPage(w http.ResponseWriter, r *http.Request, chain ne
 		q.After = *after
 	}
 	var empty bool
-	if q.FromHeight, q.ToHeight, empty, err = s.heightRange(ctx, chain, tr); err != nil {
+	if q.FromHeight, q.ToHeight, empty, err = s.blockHeightRange(ctx, chain, tr); err != nil {
 		return err
 	}
 	if !empty {
@@ -102,6 +102,24 @@ func (s *server) serveBlockPage(w http.ResponseWriter, r *http.Request, chain ne
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
+}
+
+// blockHeightRange is heightRange for a block listing, which shows the
+// genesis block (height 0) too: heightRange's bounds cannot tell it from
+// "no block" (a range that starts after the genesis but before block 1
+// starts at 0), so the genesis block's own time decides whether it is in.
+func (s *server) blockHeightRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) (from, to uint64, empty bool, err error) {
+	if from, to, empty, err = s.heightRange(ctx, chain, tr); err != nil || empty || from > 0 || (!tr.Start.Set && !tr.End.Set) {
+		return from, to, empty, err
+	}
+	genesis, err := s.reader.Blocks(ctx, chain, pdata.BlockQuery{ToHeight: 1, Limit: 1})
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("reading the %s genesis block: %w", chain, err)
+	}
+	if len(genesis) == 1 && ((tr.Start.Set && genesis[0].Time < tr.Start.Value) || (tr.End.Set && genesis[0].Time > tr.End.Value)) {
+		from = 1
+	}
+	return from, to, to != 0 && from >= to, nil
 }
 
 // block shapes one block summary. Transactions are tx IDs in cb58 (C-chain
