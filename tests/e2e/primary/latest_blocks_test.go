@@ -31,9 +31,27 @@ import (
 // against the node's vertex index, which a network born linear leaves
 // empty.
 
+// blocksTarget is a node and its avadata: the shared network's, or node 1
+// of the 2-node network (signed blocks).
+type blocksTarget struct {
+	uri, base, network string
+}
+
+func sharedBlocksTarget(t *testing.T) blocksTarget {
+	return blocksTarget{uri: env.URI(t), base: env.Base(t), network: primaryNetwork}
+}
+
+func (tg blocksTarget) url(chain, rest string, q url.Values) string {
+	u := tg.base + "/v1/networks/" + tg.network + "/blockchains/" + chain + "/" + rest
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
 // listLatestBlocks pages through the chain's latest blocks with q
 // (pageToken added per page), failing on a repeated block number.
-func listLatestBlocks(t *testing.T, ctx context.Context, chain string, q url.Values) []dataapi.Block {
+func listLatestBlocks(t *testing.T, ctx context.Context, tg blocksTarget, chain string, q url.Values) []dataapi.Block {
 	t.Helper()
 	var all []dataapi.Block
 	seen := map[string]bool{}
@@ -41,8 +59,8 @@ func listLatestBlocks(t *testing.T, ctx context.Context, chain string, q url.Val
 	for pages := 0; ; pages++ {
 		require.Less(t, pages, 1000, "%s blocks: paging does not end", chain)
 		var page dataapi.BlockPage
-		harness.GetOK(t, ctx, primaryURL(t, chainAlias(chain), "blocks", q), &page)
-		require.Equal(t, dataapi.ChainInfo{ChainName: chainAlias(chain), Network: primaryNetwork}, page.ChainInfo, "%s chainInfo", chain)
+		harness.GetOK(t, ctx, tg.url(chainAlias(chain), "blocks", q), &page)
+		require.Equal(t, dataapi.ChainInfo{ChainName: chainAlias(chain), Network: tg.network}, page.ChainInfo, "%s chainInfo", chain)
 		for _, b := range page.Blocks {
 			require.False(t, seen[b.BlockNumber], "%s block %s listed twice", chain, b.BlockNumber)
 			seen[b.BlockNumber] = true
@@ -75,13 +93,13 @@ type nodeBlockByID struct {
 	txIDs    []string
 }
 
-func readNodeBlockByID(t *testing.T, ctx context.Context, chain string, outerID ids.ID) nodeBlockByID {
+func readNodeBlockByID(t *testing.T, ctx context.Context, uri, chain string, outerID ids.ID) nodeBlockByID {
 	t.Helper()
 	var container struct {
 		ID    ids.ID `json:"id"`
 		Bytes string `json:"bytes"`
 	}
-	require.NoError(t, truth.Call(ctx, env.URI(t)+"/ext/index/"+chain+"/block", "index.getContainerByID",
+	require.NoError(t, truth.Call(ctx, uri+"/ext/index/"+chain+"/block", "index.getContainerByID",
 		map[string]any{"id": outerID, "encoding": "hex"}, &container), "%s container %s", chain, outerID)
 	require.Equal(t, outerID, container.ID)
 	raw, err := formatting.Decode(formatting.Hex, container.Bytes)
@@ -99,7 +117,7 @@ func readNodeBlockByID(t *testing.T, ctx context.Context, chain string, outerID 
 		Block string `json:"block"`
 	}
 	method := map[string]string{"P": "platform.getBlock", "X": "avm.getBlock"}[chain]
-	require.NoError(t, truth.Call(ctx, env.URI(t)+"/ext/bc/"+chain, method, map[string]any{"blockID": innerID, "encoding": "hex"}, &reply),
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/"+chain, method, map[string]any{"blockID": innerID, "encoding": "hex"}, &reply),
 		"%s %s", method, innerID)
 	inner, err := formatting.Decode(formatting.Hex, reply.Block)
 	require.NoError(t, err)
@@ -160,80 +178,134 @@ func requireProposer(t *testing.T, chain string, h uint64, want truth.IndexedBlo
 	}
 }
 
-// TestPrimaryLatestBlocks: every P and X block, newest first down to the
+// TestPrimaryLatestBlocks: every P and X block of the shared network
+// after the primary scenario (unsigned blocks: sybil protection is off),
+// as checkLatestBlocks checks them.
+func TestPrimaryLatestBlocks(t *testing.T) {
+	_, ctx := primaryFixture(t)
+	for _, chain := range []string{"P", "X"} {
+		t.Run(chain, func(t *testing.T) { checkLatestBlocks(t, ctx, sharedBlocksTarget(t), chain) })
+	}
+}
+
+// TestPrimaryLatestBlocksAfterStaking: the P-chain after the staking
+// scenario, whose reward txs come in proposal blocks followed by their
+// commit or abort option blocks (which name no proposer).
+func TestPrimaryLatestBlocksAfterStaking(t *testing.T) {
+	_, ctx := stakingFixture(t)
+	listed := checkLatestBlocks(t, ctx, sharedBlocksTarget(t), "P")
+	types := map[string]int{}
+	for _, b := range listed {
+		types[b.BlockType]++
+	}
+	t.Logf("P block types: %v", types)
+	require.Positive(t, types["BanffProposalBlock"], "the reward txs' proposal blocks")
+	require.Positive(t, types["BanffCommitBlock"]+types["BanffAbortBlock"], "their option blocks")
+}
+
+// TestPrimaryLatestBlocksSigned: P and X on the 2-node network, where
+// blocks are signed, so proposerNodeId names the node that built each.
+func TestPrimaryLatestBlocksSigned(t *testing.T) {
+	sn := env.TwoNodes(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	x := harness.NewTxIssuer(t, ctx, sn.URI)
+	for range 2 {
+		x.IssueP(t, ctx, 2)
+		x.IssueX(t, ctx, 2)
+	}
+	heads := map[string]uint64{}
+	for _, c := range []string{"P", "X"} {
+		heads[c] = truth.Height(t, ctx, sn.URI, c)
+	}
+	waitCtx, waitCancel := context.WithTimeout(ctx, primaryIndexTimeout)
+	harness.WaitIndexed(t, waitCtx, sn.Base, heads)
+	waitCancel()
+	tg := blocksTarget{uri: sn.URI, base: sn.Base, network: sn.Network}
+	signed := 0
+	for _, chain := range []string{"P", "X"} {
+		for _, b := range checkLatestBlocks(t, ctx, tg, chain) {
+			if b.ProposerDetails != nil && b.ProposerDetails.ProposerNodeID != "" {
+				signed++
+			}
+		}
+	}
+	require.Positive(t, signed, "no signed block listed: the test proves nothing of proposerNodeId")
+}
+
+// checkLatestBlocks: every block of the chain, newest first down to the
 // first, each as the node shows it (getBlockByHeight: time and txs; the
 // index API: the accepted block's ID, parent, size and proposer); each
 // fetched by ID and by height is the listed block, and by ID matches the
 // node's own getBlock of the inner block; small pages walk the same list;
-// the time filters cut it where the node's block times say.
-func TestPrimaryLatestBlocks(t *testing.T) {
-	_, ctx := primaryFixture(t)
-	for _, chain := range []string{"P", "X"} {
-		t.Run(chain, func(t *testing.T) {
-			before := truth.Height(t, ctx, env.URI(t), chain)
-			listed := listLatestBlocks(t, ctx, chain, url.Values{"pageSize": {"100"}})
-			indexed := truth.IndexedBlocks(t, ctx, env.URI(t), chain)
-			require.NotEmpty(t, listed)
-			top := blockHeight(t, listed[0])
-			require.GreaterOrEqual(t, top, before, "%s: the listing reaches the height the node had before it", chain)
-			require.LessOrEqual(t, top, uint64(len(indexed)), "%s: the node accepted every listed block", chain)
-			last := blockHeight(t, listed[len(listed)-1])
-			require.LessOrEqual(t, last, uint64(1), "%s: the listing goes down to the first block", chain)
-			for i, b := range listed {
-				require.Equal(t, top-uint64(i), blockHeight(t, b), "%s: newest first, no height missing", chain)
-			}
-
-			for _, b := range listed {
-				h := blockHeight(t, b)
-				sb := truth.SnowmanBlockTxs(t, ctx, env.URI(t), chain, h)
-				if h == 0 {
-					checkGenesisBlock(t, ctx, chain, sb, b)
-					continue
-				}
-				c := indexed[h-1]
-				require.Equal(t, sb.ID, c.InnerID, "%s block %d: index container %d wraps it", chain, h, h-1)
-				require.Equal(t, c.OuterID.String(), b.BlockHash, "%s block %d: blockHash", chain, h)
-				require.Equal(t, c.ParentID.String(), b.ParentHash, "%s block %d: parentHash", chain, h)
-				require.Equal(t, sb.Time, b.BlockTimestamp, "%s block %d: blockTimestamp", chain, h)
-				require.Equal(t, c.Size, b.BlockSizeBytes, "%s block %d: blockSizeBytes (accepted block bytes)", chain, h)
-				want := make([]string, 0, len(sb.TxIDs))
-				for _, id := range sb.TxIDs {
-					want = append(want, id.String())
-				}
-				require.Equal(t, want, b.Transactions, "%s block %d: transactions", chain, h)
-				require.Equal(t, len(want), b.TxCount, "%s block %d: txCount", chain, h)
-				requireProposer(t, chain, h, c, b)
-
-				// By ID and by height: the listed block; by ID, what the
-				// node's getBlock says of the block it wraps.
-				var byID, byHeight dataapi.Block
-				harness.GetOK(t, ctx, primaryURL(t, chainAlias(chain), "blocks/"+b.BlockHash, nil), &byID)
-				harness.GetOK(t, ctx, primaryURL(t, chainAlias(chain), "blocks/"+b.BlockNumber, nil), &byHeight)
-				require.Equal(t, b, byID, "%s block %d by ID", chain, h)
-				require.Equal(t, b, byHeight, "%s block %d by height", chain, h)
-				node := readNodeBlockByID(t, ctx, chain, c.OuterID)
-				require.Equal(t, h, node.height, "%s block %d: height of the block getBlock gives for its ID", chain, h)
-				require.Equal(t, node.outer.ParentID.String(), byID.ParentHash, "%s block %d: parent", chain, h)
-				require.Equal(t, node.outer.Size, byID.BlockSizeBytes, "%s block %d: size", chain, h)
-				require.Equal(t, node.time, byID.BlockTimestamp, "%s block %d: time", chain, h)
-				require.Equal(t, node.typeName, byID.BlockType, "%s block %d: blockType", chain, h)
-				require.Equal(t, node.txIDs, byID.Transactions, "%s block %d: transactions", chain, h)
-				if h > 1 {
-					require.Equal(t, indexed[h-2].InnerID, node.parent.String(), "%s block %d: the inner parent is the inner block below", chain, h)
-				}
-				requireProposer(t, chain, h, node.outer, byID)
-			}
-
-			// Small pages walk the same blocks (those listed then; more may
-			// have come since, above them).
-			for _, size := range []string{"1", "7"} {
-				paged := listLatestBlocks(t, ctx, chain, url.Values{"pageSize": {size}})
-				require.GreaterOrEqual(t, len(paged), len(listed))
-				require.Equal(t, listed, paged[len(paged)-len(listed):], "%s: pageSize %s", chain, size)
-			}
-			checkBlockTimeFilters(t, ctx, chain, listed)
-		})
+// the time filters cut it where the node's block times say. It returns the
+// listed blocks.
+func checkLatestBlocks(t *testing.T, ctx context.Context, tg blocksTarget, chain string) []dataapi.Block {
+	t.Helper()
+	before := truth.Height(t, ctx, tg.uri, chain)
+	listed := listLatestBlocks(t, ctx, tg, chain, url.Values{"pageSize": {"100"}})
+	indexed := truth.IndexedBlocks(t, ctx, tg.uri, chain)
+	require.NotEmpty(t, listed)
+	top := blockHeight(t, listed[0])
+	require.GreaterOrEqual(t, top, before, "%s: the listing reaches the height the node had before it", chain)
+	require.LessOrEqual(t, top, uint64(len(indexed)), "%s: the node accepted every listed block", chain)
+	last := blockHeight(t, listed[len(listed)-1])
+	t.Logf("%s: blocks %d down to %d listed", chain, top, last)
+	require.LessOrEqual(t, last, uint64(1), "%s: the listing goes down to the first block", chain)
+	for i, b := range listed {
+		require.Equal(t, top-uint64(i), blockHeight(t, b), "%s: newest first, no height missing", chain)
 	}
+
+	for _, b := range listed {
+		h := blockHeight(t, b)
+		sb := truth.SnowmanBlockTxs(t, ctx, tg.uri, chain, h)
+		if h == 0 {
+			checkGenesisBlock(t, ctx, tg, chain, sb, b)
+			continue
+		}
+		c := indexed[h-1]
+		require.Equal(t, sb.ID, c.InnerID, "%s block %d: index container %d wraps it", chain, h, h-1)
+		require.Equal(t, c.OuterID.String(), b.BlockHash, "%s block %d: blockHash", chain, h)
+		require.Equal(t, c.ParentID.String(), b.ParentHash, "%s block %d: parentHash", chain, h)
+		require.Equal(t, sb.Time, b.BlockTimestamp, "%s block %d: blockTimestamp", chain, h)
+		require.Equal(t, c.Size, b.BlockSizeBytes, "%s block %d: blockSizeBytes (accepted block bytes)", chain, h)
+		want := make([]string, 0, len(sb.TxIDs))
+		for _, id := range sb.TxIDs {
+			want = append(want, id.String())
+		}
+		require.Equal(t, want, b.Transactions, "%s block %d: transactions", chain, h)
+		require.Equal(t, len(want), b.TxCount, "%s block %d: txCount", chain, h)
+		requireProposer(t, chain, h, c, b)
+
+		// By ID and by height: the listed block; by ID, what the node's
+		// getBlock says of the block it wraps.
+		var byID, byHeight dataapi.Block
+		harness.GetOK(t, ctx, tg.url(chainAlias(chain), "blocks/"+b.BlockHash, nil), &byID)
+		harness.GetOK(t, ctx, tg.url(chainAlias(chain), "blocks/"+b.BlockNumber, nil), &byHeight)
+		require.Equal(t, b, byID, "%s block %d by ID", chain, h)
+		require.Equal(t, b, byHeight, "%s block %d by height", chain, h)
+		node := readNodeBlockByID(t, ctx, tg.uri, chain, c.OuterID)
+		require.Equal(t, h, node.height, "%s block %d: height of the block getBlock gives for its ID", chain, h)
+		require.Equal(t, node.outer.ParentID.String(), byID.ParentHash, "%s block %d: parent", chain, h)
+		require.Equal(t, node.outer.Size, byID.BlockSizeBytes, "%s block %d: size", chain, h)
+		require.Equal(t, node.time, byID.BlockTimestamp, "%s block %d: time", chain, h)
+		require.Equal(t, node.typeName, byID.BlockType, "%s block %d: blockType", chain, h)
+		require.Equal(t, node.txIDs, byID.Transactions, "%s block %d: transactions", chain, h)
+		if h > 1 {
+			require.Equal(t, indexed[h-2].InnerID, node.parent.String(), "%s block %d: the inner parent is the inner block below", chain, h)
+		}
+		requireProposer(t, chain, h, node.outer, byID)
+	}
+
+	// Small pages walk the same blocks (those listed then; more may have
+	// come since, above them).
+	for _, size := range []string{"1", "7"} {
+		paged := listLatestBlocks(t, ctx, tg, chain, url.Values{"pageSize": {size}})
+		require.GreaterOrEqual(t, len(paged), len(listed))
+		require.Equal(t, listed, paged[len(paged)-len(listed):], "%s: pageSize %s", chain, size)
+	}
+	checkBlockTimeFilters(t, ctx, tg, chain, listed)
+	return listed
 }
 
 // checkGenesisBlock: the genesis block (height 0, which the index holds when
@@ -241,19 +313,19 @@ func TestPrimaryLatestBlocks(t *testing.T) {
 // and parent. Its time and txs are the index's own view of the genesis (the
 // network's start time and its genesis allocations), which the node's
 // block 0 does not carry, so they are not compared.
-func checkGenesisBlock(t *testing.T, ctx context.Context, chain string, sb truth.SnowmanBlock, b dataapi.Block) {
+func checkGenesisBlock(t *testing.T, ctx context.Context, tg blocksTarget, chain string, sb truth.SnowmanBlock, b dataapi.Block) {
 	t.Helper()
 	require.Equal(t, sb.ID, b.BlockHash, "%s genesis block: blockHash", chain)
 	require.Equal(t, sb.ParentID, b.ParentHash, "%s genesis block: parentHash", chain)
 	require.Nil(t, b.ProposerDetails, "%s genesis block: no proposervm wrapper", chain)
 	var byID dataapi.Block
-	harness.GetOK(t, ctx, primaryURL(t, chainAlias(chain), "blocks/"+b.BlockHash, nil), &byID)
+	harness.GetOK(t, ctx, tg.url(chainAlias(chain), "blocks/"+b.BlockHash, nil), &byID)
 	require.Equal(t, b, byID, "%s genesis block by ID", chain)
 }
 
 // checkBlockTimeFilters: startTimestamp and endTimestamp (inclusive) keep
 // exactly the listed blocks whose time the node gives within them.
-func checkBlockTimeFilters(t *testing.T, ctx context.Context, chain string, listed []dataapi.Block) {
+func checkBlockTimeFilters(t *testing.T, ctx context.Context, tg blocksTarget, chain string, listed []dataapi.Block) {
 	t.Helper()
 	if len(listed) < 3 {
 		t.Logf("%s: %d blocks; the time filters need three", chain, len(listed))
@@ -284,11 +356,11 @@ func checkBlockTimeFilters(t *testing.T, ctx context.Context, chain string, list
 			continue
 		}
 		q := url.Values{"pageSize": {"5"}, "startTimestamp": {ts(tc.start)}, "endTimestamp": {ts(tc.end)}}
-		require.Equal(t, within(tc.start, tc.end), times(listLatestBlocks(t, ctx, chain, q)), "%s blocks in [%d, %d]", chain, tc.start, tc.end)
+		require.Equal(t, within(tc.start, tc.end), times(listLatestBlocks(t, ctx, tg, chain, q)), "%s blocks in [%d, %d]", chain, tc.start, tc.end)
 	}
 	// endTimestamp alone: nothing that came later than it.
 	q := url.Values{"pageSize": {"100"}, "endTimestamp": {ts(middle)}}
-	require.Equal(t, within(0, middle), times(listLatestBlocks(t, ctx, chain, q)), "%s blocks up to %d", chain, middle)
+	require.Equal(t, within(0, middle), times(listLatestBlocks(t, ctx, tg, chain, q)), "%s blocks up to %d", chain, middle)
 }
 
 // TestPrimaryLatestBlocksBadInput: every bad input of the block and vertex
