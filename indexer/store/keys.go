@@ -66,6 +66,16 @@ import (
 //	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
 //	0x44  vtxtx | txID(32) | index(8)                        "" : the vertex at that acceptance index holds the
 //	                                                         DAG-era X-chain tx (dagtx.go; a tx may be in several)
+//	0x50  subnet | subnetID(32)                              subnet record (subnetrows.go): creating tx's place and
+//	                                                         time, current owner, ConvertSubnetToL1Tx ID and validator
+//	                                                         manager (the primary network's is written at genesis)
+//	0x51  chain | blockchainID(32)                           blockchain record (subnetrows.go): subnet, creating tx's
+//	                                                         place and time, name, VM ID, genesis bytes (the P-chain's
+//	                                                         own is written at genesis)
+//	0x52  subchain | subnetID(32) | height(8) | index(4) | blockchainID(32)   "" : a blockchain of the subnet, in
+//	                                                         creation order
+//	0x53  subord | height(8) | index(4) | subnetID(32)       "" : every subnet in creation order
+//	0x54  chainord | height(8) | index(4) | blockchainID(32)   "" : every blockchain in creation order
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -164,6 +174,11 @@ const (
 	tagVertex   byte = 0x42
 	tagVtxH     byte = 0x43
 	tagVtxTx    byte = 0x44
+	tagSubnet   byte = 0x50
+	tagChain    byte = 0x51
+	tagSubChain byte = 0x52
+	tagSubOrder byte = 0x53
+	tagChnOrder byte = 0x54
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -223,8 +238,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds.)
-const SchemaVersion uint32 = 9
+// holds. 10: the subnet and blockchain rows (0x50-0x54); a version 9 store
+// lacks them.)
+const SchemaVersion uint32 = 10
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
