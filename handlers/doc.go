@@ -82,6 +82,10 @@
 //	listHistoricalPrimaryNetworkRewards          GET   /v1/networks/{network}/rewards                                              primary/list_historical_primary_network_rewards.go
 //	getSingleValidatorDetails                    GET   /v1/networks/{network}/validators/{nodeId}                                  primary/get_single_validator_details.go
 //	listDelegators                               GET   /v1/networks/{network}/delegators                                           primary/list_delegators.go
+//	listSubnets                                  GET   /v1/networks/{network}/subnets                                              primary/list_subnets.go
+//	getSubnetById                                GET   /v1/networks/{network}/subnets/{subnetId}                                   primary/get_subnet_by_id.go
+//	listBlockchains                              GET   /v1/networks/{network}/blockchains                                          primary/list_blockchains.go
+//	getBlockchainById                            GET   /v1/networks/{network}/blockchains/{blockchainId}                           primary/get_blockchain_by_id.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

@@ -19,6 +19,10 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeListSubnets                                 = "listSubnets"
+	routeGetSubnetById                               = "getSubnetById"
+	routeListBlockchains                             = "listBlockchains"
+	routeGetBlockchainById                           = "getBlockchainById"
 )
 
 // Query parameters of several operations.
@@ -78,5 +82,17 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeListSubnets, Method: http.MethodGet, Path: "/v1/networks/{network}/subnets",
+			Summary: "subnets and L1s with their owners and blockchains",
+			Handler: s.Adapt(s.serveListSubnets)},
+		{Name: routeGetSubnetById, Method: http.MethodGet, Path: "/v1/networks/{network}/subnets/{subnetId}",
+			Summary: "one subnet or L1 with its owner and blockchains",
+			Handler: s.Adapt(s.serveGetSubnetByID)},
+		{Name: routeListBlockchains, Method: http.MethodGet, Path: "/v1/networks/{network}/blockchains",
+			Summary: "blockchains of every subnet",
+			Handler: s.Adapt(s.serveListBlockchains)},
+		{Name: routeGetBlockchainById, Method: http.MethodGet, Path: base,
+			Summary: "one blockchain",
+			Handler: s.Adapt(s.serveGetBlockchainByID)},
 	}
 }
