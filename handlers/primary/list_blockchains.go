@@ -1,7 +1,6 @@
 package primary
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -26,19 +25,11 @@ func (s *server) serveListBlockchains(w http.ResponseWriter, r *http.Request, he
 	if err != nil {
 		return err
 	}
-	q, err := registryQuery(req.Page)
+	chains, next, err := listRegistry(r.Context(), s, req.Page, "blockchains", s.reader.Blockchains, blockchainPos)
 	if err != nil {
 		return err
 	}
-	chains, err := s.reader.Blockchains(r.Context(), q)
-	if err != nil {
-		return fmt.Errorf("listing blockchains: %w", err)
-	}
-	resp := listBlockchainsResponse{}
-	if chains, resp.NextPageToken, err = nextRegistryToken(s, req.Page, chains, blockchainPos); err != nil {
-		return err
-	}
-	resp.Blockchains = make([]blockchainReply, len(chains))
+	resp := listBlockchainsResponse{NextPageToken: next, Blockchains: make([]blockchainReply, len(chains))}
 	for i := range chains {
 		resp.Blockchains[i] = blockchain(&chains[i])
 	}

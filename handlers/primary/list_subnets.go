@@ -1,7 +1,6 @@
 package primary
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -26,20 +25,12 @@ func (s *server) serveListSubnets(w http.ResponseWriter, r *http.Request, height
 	if err != nil {
 		return err
 	}
-	q, err := registryQuery(req.Page)
+	subnets, next, err := listRegistry(r.Context(), s, req.Page, "subnets", s.reader.Subnets, subnetPos)
 	if err != nil {
 		return err
 	}
-	subnets, err := s.reader.Subnets(r.Context(), q)
-	if err != nil {
-		return fmt.Errorf("listing subnets: %w", err)
-	}
-	resp := listSubnetsResponse{}
-	if subnets, resp.NextPageToken, err = nextRegistryToken(s, req.Page, subnets, subnetPos); err != nil {
-		return err
-	}
+	resp := listSubnetsResponse{NextPageToken: next, Subnets: make([]subnetReply, len(subnets))}
 	shapes := s.registryShaper()
-	resp.Subnets = make([]subnetReply, len(subnets))
 	for i := range subnets {
 		resp.Subnets[i] = shapes.subnet(&subnets[i])
 	}

@@ -2,7 +2,9 @@ package primary
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -46,18 +48,23 @@ func (s *server) parseRegistryPage(r *http.Request, heights *api.Heights, route 
 	return s.ParsePage(r.Context(), heights, r.URL.Query(), registryPaging(route))
 }
 
-// registryQuery is the store query of one page of pg.
-func registryQuery(pg api.Page) (pdata.RegistryQuery, error) {
+// listRegistry reads one page of a subnet or blockchain listing (what
+// names it in errors) with list, and the token of the next page ("" at the
+// end).
+func listRegistry[T any](ctx context.Context, s *server, pg api.Page, what string,
+	list func(context.Context, pdata.RegistryQuery) ([]T, error), posOf func(*T) pdata.RegistryPos,
+) ([]T, string, error) {
 	after, err := api.ResumeAfter(pg, decodeRegistryPos)
 	if err != nil {
-		return pdata.RegistryQuery{}, err
+		return nil, "", err
 	}
-	return pdata.RegistryQuery{Desc: pg.Order == api.SortDesc, After: after, Limit: pg.Size + 1}, nil
-}
-
-// nextRegistryToken is the token of the page after items (read with
-// registryQuery's limit), "" when none follows; items is cut to the page.
-func nextRegistryToken[T any](s *server, pg api.Page, items []T, posOf func(*T) pdata.RegistryPos) ([]T, string, error) {
+	items, err := list(ctx, pdata.RegistryQuery{
+		Desc: pg.Order == api.SortDesc, After: after,
+		Limit: pg.Size + 1, // one more tells whether a next page exists
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("listing %s: %w", what, err)
+	}
 	items, more := api.TrimPage(items, pg.Size)
 	if !more {
 		return items, "", nil
