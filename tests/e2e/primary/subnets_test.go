@@ -228,7 +228,7 @@ func checkSubnet(t *testing.T, ctx context.Context, s apiSubnet, chains []apiBlo
 	require.Equal(t, s.OwnerAddresses, s.SubnetOwnershipInfo.Addresses, s.SubnetID)
 	require.Equal(t, s.Threshold, s.SubnetOwnershipInfo.Threshold, s.SubnetID)
 	require.Equal(t, s.Locktime, s.SubnetOwnershipInfo.Locktime, s.SubnetID)
-	var onSubnet []apiBlockchain
+	onSubnet := []apiBlockchain{}
 	for _, b := range chains {
 		if b.SubnetID == s.SubnetID {
 			onSubnet = append(onSubnet, b)
