@@ -85,6 +85,10 @@
 //	listLatestPrimaryNetworkBlocks               GET   /v1/networks/{network}/blockchains/{blockchainId}/blocks                    primary/list_latest_primary_network_blocks.go
 //	getBlockById                                 GET   /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}          primary/get_block_by_id.go
 //	getVertexByHash                              GET   /v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}     primary/get_vertex_by_hash.go
+//	listSubnets                                  GET   /v1/networks/{network}/subnets                                              primary/list_subnets.go
+//	getSubnetById                                GET   /v1/networks/{network}/subnets/{subnetId}                                   primary/get_subnet_by_id.go
+//	listBlockchains                              GET   /v1/networks/{network}/blockchains                                          primary/list_blockchains.go
+//	getBlockchainById                            GET   /v1/networks/{network}/blockchains/{blockchainId}                           primary/get_blockchain_by_id.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

@@ -23,6 +23,10 @@ type Primary struct {
 	times          map[netinfo.Chain]map[uint64]int64 // height -> block time
 	BalanceEntries map[netinfo.Chain]map[ids.ShortID][]pdata.BalanceEntry
 	AssetList      map[ids.ID]pdata.Asset
+	// SubnetList and ChainList are the registry, in creation order (see
+	// AddSubnet, AddBlockchain).
+	SubnetList []pdata.Subnet
+	ChainList  []pdata.IndexedBlockchain
 
 	Err error // returned by every call when set
 

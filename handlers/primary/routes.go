@@ -22,6 +22,10 @@ const (
 	routeListLatestPrimaryNetworkBlocks              = "listLatestPrimaryNetworkBlocks"
 	routeGetBlockById                                = "getBlockById"
 	routeGetVertexByHash                             = "getVertexByHash"
+	routeListSubnets                                 = "listSubnets"
+	routeGetSubnetById                               = "getSubnetById"
+	routeListBlockchains                             = "listBlockchains"
+	routeGetBlockchainById                           = "getBlockchainById"
 )
 
 // Query parameters of several operations.
@@ -90,5 +94,17 @@ func (s *server) routes() []api.Route {
 		{Name: routeGetVertexByHash, Method: http.MethodGet, Path: base + "/vertices/{vertexHash}",
 			Summary: "an X-chain vertex by ID",
 			Handler: s.Adapt(s.serveGetVertexByHash)},
+		{Name: routeListSubnets, Method: http.MethodGet, Path: "/v1/networks/{network}/subnets",
+			Summary: "subnets and L1s with their owners and blockchains",
+			Handler: s.Adapt(s.serveListSubnets)},
+		{Name: routeGetSubnetById, Method: http.MethodGet, Path: "/v1/networks/{network}/subnets/{subnetId}",
+			Summary: "one subnet or L1 with its owner and blockchains",
+			Handler: s.Adapt(s.serveGetSubnetByID)},
+		{Name: routeListBlockchains, Method: http.MethodGet, Path: "/v1/networks/{network}/blockchains",
+			Summary: "blockchains of every subnet",
+			Handler: s.Adapt(s.serveListBlockchains)},
+		{Name: routeGetBlockchainById, Method: http.MethodGet, Path: base,
+			Summary: "one blockchain",
+			Handler: s.Adapt(s.serveGetBlockchainByID)},
 	}
 }

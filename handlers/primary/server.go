@@ -48,6 +48,16 @@ type Reader interface {
 	// BlockByID returns chain's block (P or X) with that (outer) ID; false
 	// when none is indexed.
 	BlockByID(ctx context.Context, chain netinfo.Chain, id ids.ID) (pdata.IndexedBlock, bool, error)
+	// Subnet returns a subnet with its blockchains; found is false when the
+	// index holds none.
+	Subnet(ctx context.Context, id ids.ID) (pdata.Subnet, bool, error)
+	// Subnets lists subnets, with their blockchains, in creation order.
+	Subnets(ctx context.Context, q pdata.RegistryQuery) ([]pdata.Subnet, error)
+	// Blockchain returns a blockchain; found is false when the index holds
+	// none.
+	Blockchain(ctx context.Context, id ids.ID) (pdata.IndexedBlockchain, bool, error)
+	// Blockchains lists blockchains in creation order.
+	Blockchains(ctx context.Context, q pdata.RegistryQuery) ([]pdata.IndexedBlockchain, error)
 }
 
 // StakingReader serves the staking endpoints from the index

@@ -70,6 +70,16 @@ import (
 //	                                                         (blockid.go)
 //	0x46  vtxid | vertexID(32)                               acceptance index(8) of the X-chain DAG vertex
 //	                                                         (vertex.go)
+//	0x50  subnet | subnetID(32)                              subnet record (subnetrows.go): creating tx's place and
+//	                                                         time, current owner, ConvertSubnetToL1Tx ID and validator
+//	                                                         manager (the primary network's is written at genesis)
+//	0x51  chain | blockchainID(32)                           blockchain record (subnetrows.go): subnet, creating tx's
+//	                                                         place and time, name, VM ID, genesis bytes (the P-chain's
+//	                                                         own is written at genesis)
+//	0x52  subchain | subnetID(32) | height(8) | index(4) | blockchainID(32)   "" : a blockchain of the subnet, in
+//	                                                         creation order
+//	0x53  subord | height(8) | index(4) | subnetID(32)       "" : every subnet in creation order
+//	0x54  chainord | height(8) | index(4) | blockchainID(32)   "" : every blockchain in creation order
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -170,6 +180,11 @@ const (
 	tagVtxTx    byte = 0x44
 	tagBlockID  byte = 0x45
 	tagVtxID    byte = 0x46
+	tagSubnet   byte = 0x50
+	tagChain    byte = 0x51
+	tagSubChain byte = 0x52
+	tagSubOrder byte = 0x53
+	tagChnOrder byte = 0x54
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -230,7 +245,7 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
 // holds. 10: the block-ID rows (0x45) and vertex-ID rows (0x46); a version
-// 9 store lacks them for the blocks and vertices it holds.)
+// 9 store lacks them for the blocks and vertices it holds. 10 also: the subnet and blockchain rows (0x50-0x54); a version 9 store lacks them.)
 const SchemaVersion uint32 = 10
 
 var (

@@ -90,6 +90,9 @@ func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdat
 	}
 	if w.chain == netinfo.P {
 		genesisSupply(txn, net, g)
+		if err := writePrimaryNetworkRegistry(txn, ts); err != nil {
+			return fmt.Errorf("writing the primary network: %w", err)
+		}
 	}
 	if err := writePrimaryBlock(txn, net, w.chain, g, ts); err != nil {
 		return fmt.Errorf("writing %s genesis: %w", w.chain, err)
@@ -169,6 +172,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 				return fmt.Errorf("tx %s staking: %w", tx.ID, err)
 			}
 			if err := writeL1Validations(txn, tx); err != nil {
+				return fmt.Errorf("tx %s: %w", tx.ID, err)
+			}
+			if err := writeRegistry(txn, at, tx); err != nil {
 				return fmt.Errorf("tx %s: %w", tx.ID, err)
 			}
 		}
