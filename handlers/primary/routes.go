@@ -19,6 +19,9 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeGetTxByHash                                 = "getTxByHash"
+	routeGetAssetDetails                             = "getAssetDetails"
+	routeListAssetTransactions                       = "listAssetTransactions"
 )
 
 // Query parameters of several operations.
@@ -78,5 +81,14 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeGetTxByHash, Method: http.MethodGet, Path: base + "/transactions/{txHash}",
+			Summary: "one transaction of the P, X or C chain",
+			Handler: s.Adapt(s.serveGetTxByHash)},
+		{Name: routeGetAssetDetails, Method: http.MethodGet, Path: base + "/assets/{assetId}",
+			Summary: "an X-chain asset",
+			Handler: s.Adapt(s.serveGetAssetDetails)},
+		{Name: routeListAssetTransactions, Method: http.MethodGet, Path: base + "/assets/{assetId}/transactions",
+			Summary: "transactions of an X-chain asset",
+			Handler: s.Adapt(s.serveListAssetTransactions)},
 	}
 }

@@ -39,6 +39,9 @@ type Reader interface {
 	// HeightAtTime returns the height of the last block of chain with a
 	// time <= ts (0 when none), turning timestamp bounds into heights.
 	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
+	// Tx reads one tx by its ID, as Txs lists it; found is false when the
+	// index holds no tx of that ID on any chain.
+	Tx(ctx context.Context, id ids.ID) (tx pdata.IndexedTx, found bool, err error)
 }
 
 // StakingReader serves the staking endpoints from the index
