@@ -44,3 +44,17 @@ func TestGetTxByHashErrors(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, rec.Code)
 	require.NotContains(t, rec.Body.String(), "disk on fire", "internal details stay in the log")
 }
+
+// TestGetDAGTxByHash: a tx of the pre-Cortina DAG is its
+// XChainNonLinearTransaction, as the listing shows it.
+func TestGetDAGTxByHash(t *testing.T) {
+	backend := handlertest.NewFakes()
+	dag, linear, _ := withDAGTxs(backend)
+	srv := newTestAPI(t, handlertest.Config(), backend)
+	listed := txsByHash(t, srv.GetBody(t, xTxsPath+"?addresses=X-"+handlertest.Bech32Of(t, handlertest.PAlice)))
+	got := srv.GetBody(t, xTxsPath+"/"+dag.String())
+	requireKeys(t, got, xNonLinearRequired...)
+	require.Equal(t, "non-linear", got["chainFormat"])
+	require.Equal(t, listed[dag.String()], got)
+	require.Equal(t, listed[linear.String()], srv.GetBody(t, xTxsPath+"/"+linear.String()))
+}
