@@ -89,6 +89,9 @@
 //	getSubnetById                                GET   /v1/networks/{network}/subnets/{subnetId}                                   primary/get_subnet_by_id.go
 //	listBlockchains                              GET   /v1/networks/{network}/blockchains                                          primary/list_blockchains.go
 //	getBlockchainById                            GET   /v1/networks/{network}/blockchains/{blockchainId}                           primary/get_blockchain_by_id.go
+//	getTxByHash                                  GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}     primary/get_tx_by_hash.go
+//	getAssetDetails                              GET   /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}          primary/get_asset_details.go
+//	listAssetTransactions                        GET   /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions  primary/list_asset_transactions.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

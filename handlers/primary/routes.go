@@ -26,6 +26,9 @@ const (
 	routeGetSubnetById                               = "getSubnetById"
 	routeListBlockchains                             = "listBlockchains"
 	routeGetBlockchainById                           = "getBlockchainById"
+	routeGetTxByHash                                 = "getTxByHash"
+	routeGetAssetDetails                             = "getAssetDetails"
+	routeListAssetTransactions                       = "listAssetTransactions"
 )
 
 // Query parameters of several operations.
@@ -106,5 +109,14 @@ func (s *server) routes() []api.Route {
 		{Name: routeGetBlockchainById, Method: http.MethodGet, Path: base,
 			Summary: "one blockchain",
 			Handler: s.Adapt(s.serveGetBlockchainByID)},
+		{Name: routeGetTxByHash, Method: http.MethodGet, Path: base + "/transactions/{txHash}",
+			Summary: "one transaction of the P, X or C chain",
+			Handler: s.Adapt(s.serveGetTxByHash)},
+		{Name: routeGetAssetDetails, Method: http.MethodGet, Path: base + "/assets/{assetId}",
+			Summary: "an X-chain asset",
+			Handler: s.Adapt(s.serveGetAssetDetails)},
+		{Name: routeListAssetTransactions, Method: http.MethodGet, Path: base + "/assets/{assetId}/transactions",
+			Summary: "transactions of an X-chain asset",
+			Handler: s.Adapt(s.serveListAssetTransactions)},
 	}
 }

@@ -58,6 +58,9 @@ type Reader interface {
 	Blockchain(ctx context.Context, id ids.ID) (pdata.IndexedBlockchain, bool, error)
 	// Blockchains lists blockchains in creation order.
 	Blockchains(ctx context.Context, q pdata.RegistryQuery) ([]pdata.IndexedBlockchain, error)
+	// Tx reads one tx by its ID, as Txs lists it; found is false when the
+	// index holds no tx of that ID on any chain.
+	Tx(ctx context.Context, id ids.ID) (tx pdata.IndexedTx, found bool, err error)
 }
 
 // StakingReader serves the staking endpoints from the index

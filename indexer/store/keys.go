@@ -28,6 +28,9 @@ import (
 //	                                                         produced UTXO, signer, reward owner, EVM account)
 //	0x12  pchtx | chain | height(8) | index(4)               txID(32): the chain's txs in order
 //	0x13  asset | assetID(32)                                asset description (name, symbol, denomination, type)
+//	0x14  passet | chain | assetID(32) | height(8) | index(4)   txID(32): the tx consumes, produces or creates the
+//	                                                         asset (or moves it to or from C-chain accounts); the
+//	                                                         asset's txs in order (assettx.go)
 //	0x20  utxo | utxoID(32)                                  UTXO creation (utxorows.go): created chain, creating tx,
 //	                                                         height, time, hold chain, pdata.UTXO fields, unstaked time
 //	0x21  spent | utxoID(32)                                 UTXO consumption: consuming chain, tx, height, time
@@ -160,6 +163,7 @@ const (
 	tagPAddr    byte = 0x11
 	tagPChainTx byte = 0x12
 	tagAsset    byte = 0x13
+	tagPAsset   byte = 0x14
 	tagUTXO     byte = 0x20
 	tagSpent    byte = 0x21
 	tagUAddr    byte = 0x22
@@ -245,7 +249,7 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
 // holds. 10: the block-ID rows (0x45) and vertex-ID rows (0x46); a version
-// 9 store lacks them for the blocks and vertices it holds. 10 also: the subnet and blockchain rows (0x50-0x54); a version 9 store lacks them.)
+// 9 store lacks them for the blocks and vertices it holds. 10 also: the subnet and blockchain rows (0x50-0x54); a version 9 store lacks them. 10 also: the asset tx rows (0x14); a version 9 store lacks them for the txs it holds.)
 const SchemaVersion uint32 = 10
 
 var (
