@@ -23,6 +23,8 @@ type Primary struct {
 	times          map[netinfo.Chain]map[uint64]int64 // height -> block time
 	BalanceEntries map[netinfo.Chain]map[ids.ShortID][]pdata.BalanceEntry
 	AssetList      map[ids.ID]pdata.Asset
+	// Supply is what AvaxSupply answers.
+	Supply pdata.AvaxSupply
 
 	Err error // returned by every call when set
 
@@ -255,4 +257,10 @@ func (f *Vertices) VerticesAtHeight(_ context.Context, h uint64, desc bool, afte
 		})
 	}
 	return out[:min(len(out), limit)], nil
+}
+
+func (f *Primary) AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.Supply, f.Err
 }

@@ -19,6 +19,7 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeGetAvaxSupply                               = "getAvaxSupply"
 )
 
 // Query parameters of several operations.
@@ -78,5 +79,8 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeGetAvaxSupply, Method: http.MethodGet, Path: "/v1/avax/supply",
+			Summary: "AVAX supply, staked and burned",
+			Handler: s.Adapt(s.serveGetAvaxSupply)},
 	}
 }

@@ -39,6 +39,9 @@ type Reader interface {
 	// HeightAtTime returns the height of the last block of chain with a
 	// time <= ts (0 when none), turning timestamp bounds into heights.
 	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
+	// AvaxSupply is the supply and the burns after the last indexed block
+	// of each primary-network chain.
+	AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error)
 }
 
 // StakingReader serves the staking endpoints from the index

@@ -66,6 +66,13 @@ import (
 //	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
 //	0x44  vtxtx | txID(32) | index(8)                        "" : the vertex at that acceptance index holds the
 //	                                                         DAG-era X-chain tx (dagtx.go; a tx may be in several)
+//	0x60  pburn | height(8)                                  P-chain AVAX burned up to the block (burns.go): tx fees,
+//	                                                         L1 validator balances deposited and refunded, and the
+//	                                                         active L1 validators' summed EndAccumulatedFee
+//	0x61  xburn | height(8)                                  X-chain AVAX burned by the linear chain's txs up to the
+//	                                                         block (burns.go)
+//	0x62  cburn | height(8)                                  C-chain AVAX burned up to the block (burns.go): by atomic
+//	                                                         txs (nAVAX) and by EVM tx fees (wei)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -112,7 +119,7 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation.
+// aggregation; 0x63-0x64 the burns of the pre-Cortina X-chain DAG.
 //
 // Vertex rows (0x42-0x44) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -132,7 +139,9 @@ import (
 // (l1fees.go: the previous block record's, the active L1 validator rows
 // 0x38-0x39): they rely on each block being committed exactly once, with
 // the cursor (commit.go). So does the EVM block row's cumulative tx count
-// (the previous block row's count plus the block's txs, evmblocks.go).
+// (the previous block row's count plus the block's txs, evmblocks.go), and
+// the burn totals (0x60-0x62, burns.go: the previous row's plus the
+// block's).
 //
 // UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
 // created by one chain's writer and consumed by another's, and both find it
@@ -164,6 +173,9 @@ const (
 	tagVertex   byte = 0x42
 	tagVtxH     byte = 0x43
 	tagVtxTx    byte = 0x44
+	tagPBurn    byte = 0x60
+	tagXBurn    byte = 0x61
+	tagCBurn    byte = 0x62
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -223,8 +235,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds.)
-const SchemaVersion uint32 = 9
+// holds. 10: the burn totals (0x60-0x62); a version 9 store has none to
+// carry on from.)
+const SchemaVersion uint32 = 10
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
