@@ -77,14 +77,23 @@ func readPSupply(txn *badger.Txn, height uint64, out *pdata.AvaxSupply) error {
 	}
 	out.PTxFees = &s.p.TxFees
 	if l1 := rec.L1Fees; l1 != nil {
-		// What the active validators still hold (modulo 2^64, exact: see
-		// burns.go), then what the others did not get back.
-		held := s.p.L1ActiveEnd - l1.ActiveL1Validators*l1.AccruedFees
-		if paid := s.p.L1Deposited - s.p.L1Refunded - held; s.p.L1Refunded+held <= s.p.L1Deposited {
+		if paid, ok := l1FeesPaid(s.p, *l1); ok {
 			out.L1ValidatorFees = &paid
 		}
 	}
 	return nil
+}
+
+// l1FeesPaid is what L1 validators paid in fees: the balances deposited,
+// less the refunds, less what the active validators still hold (their
+// EndAccumulatedFee less the accrued fees, summed modulo 2^64, which is
+// exact: see burns.go); false when the totals do not add up.
+func l1FeesPaid(p pBurns, l1 pdata.L1FeeState) (uint64, bool) {
+	held := p.L1ActiveEnd - l1.ActiveL1Validators*l1.AccruedFees
+	if p.L1Refunded > p.L1Deposited || held > p.L1Deposited-p.L1Refunded {
+		return 0, false
+	}
+	return p.L1Deposited - p.L1Refunded - held, true
 }
 
 // readBurns reads chain's burn row of block height; false when it has none.
