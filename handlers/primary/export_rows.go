@@ -36,27 +36,7 @@ func (e ExportRows) Row(itx *pdata.IndexedTx) []string {
 	net := e.node.Network()
 	tx := itx.Tx
 	v := &shaper{chain: itx.Chain}
-	var consumed, produced uint64
-	for _, u := range itx.Consumed {
-		if u.Asset == net.AVAXAssetID {
-			consumed += u.Amount
-		}
-	}
-	for _, a := range tx.EVMInputs {
-		if a.Asset == net.AVAXAssetID {
-			consumed += a.Amount
-		}
-	}
-	for _, u := range itx.Produced {
-		if u.Asset == net.AVAXAssetID {
-			produced += u.Amount
-		}
-	}
-	for _, a := range tx.EVMOutputs {
-		if a.Asset == net.AVAXAssetID {
-			produced += a.Amount
-		}
-	}
+	consumed, produced := tx.AVAXAmounts(net.AVAXAssetID)
 	return []string{
 		tx.ID.String(),
 		net.ChainID(itx.Chain).String(),

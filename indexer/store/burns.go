@@ -175,31 +175,9 @@ func txBurn(net *PrimaryNetwork, tx *pdata.Tx) (fee, deposit uint64, ok bool) {
 	if tx.Type == "RewardValidatorTx" {
 		return 0, 0, true
 	}
-	avax := net.AVAXAssetID
-	var in, out uint64
-	for _, c := range tx.Consumed {
-		if c.Asset == avax {
-			in += c.Amount
-		}
-	}
-	for _, a := range tx.EVMInputs {
-		if a.Asset == avax {
-			in += a.Amount
-		}
-	}
-	produced := tx.Produced
-	if tx.L1Refund && len(produced) > 0 {
-		produced = produced[:len(produced)-1]
-	}
-	for _, u := range produced {
-		if u.Asset == avax {
-			out += u.Amount
-		}
-	}
-	for _, a := range tx.EVMOutputs {
-		if a.Asset == avax {
-			out += a.Amount
-		}
+	in, out := tx.AVAXAmounts(net.AVAXAssetID)
+	if n := len(tx.Produced); tx.L1Refund && n > 0 && tx.Produced[n-1].Asset == net.AVAXAssetID {
+		out -= tx.Produced[n-1].Amount // P-chain state paid it
 	}
 	switch tx.Type {
 	case "ConvertSubnetToL1Tx", "RegisterL1ValidatorTx":
