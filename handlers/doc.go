@@ -92,6 +92,7 @@
 //	getTxByHash                                  GET   /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}     primary/get_tx_by_hash.go
 //	getAssetDetails                              GET   /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}          primary/get_asset_details.go
 //	listAssetTransactions                        GET   /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions  primary/list_asset_transactions.go
+//	getAvaxSupply                                GET   /v1/avax/supply                                                             primary/get_avax_supply.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

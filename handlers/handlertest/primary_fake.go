@@ -27,6 +27,8 @@ type Primary struct {
 	// AddSubnet, AddBlockchain).
 	SubnetList []pdata.Subnet
 	ChainList  []pdata.IndexedBlockchain
+	// Supply is what AvaxSupply answers.
+	Supply pdata.AvaxSupply
 
 	Err error // returned by every call when set
 
@@ -295,4 +297,10 @@ func (f *Vertices) VerticesAtHeight(_ context.Context, h uint64, desc bool, afte
 		})
 	}
 	return out[:min(len(out), limit)], nil
+}
+
+func (f *Primary) AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.Supply, f.Err
 }

@@ -29,6 +29,7 @@ const (
 	routeGetTxByHash                                 = "getTxByHash"
 	routeGetAssetDetails                             = "getAssetDetails"
 	routeListAssetTransactions                       = "listAssetTransactions"
+	routeGetAvaxSupply                               = "getAvaxSupply"
 )
 
 // Query parameters of several operations.
@@ -118,5 +119,8 @@ func (s *server) routes() []api.Route {
 		{Name: routeListAssetTransactions, Method: http.MethodGet, Path: base + "/assets/{assetId}/transactions",
 			Summary: "transactions of an X-chain asset",
 			Handler: s.Adapt(s.serveListAssetTransactions)},
+		{Name: routeGetAvaxSupply, Method: http.MethodGet, Path: "/v1/avax/supply",
+			Summary: "AVAX supply, staked and burned",
+			Handler: s.Adapt(s.serveGetAvaxSupply)},
 	}
 }

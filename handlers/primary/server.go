@@ -61,6 +61,9 @@ type Reader interface {
 	// Tx reads one tx by its ID, as Txs lists it; found is false when the
 	// index holds no tx of that ID on any chain.
 	Tx(ctx context.Context, id ids.ID) (tx pdata.IndexedTx, found bool, err error)
+	// AvaxSupply is the supply and the burns after the last indexed block
+	// of each primary-network chain.
+	AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error)
 }
 
 // StakingReader serves the staking endpoints from the index

@@ -83,6 +83,13 @@ import (
 //	                                                         creation order
 //	0x53  subord | height(8) | index(4) | subnetID(32)       "" : every subnet in creation order
 //	0x54  chainord | height(8) | index(4) | blockchainID(32)   "" : every blockchain in creation order
+//	0x60  pburn | height(8)                                  P-chain AVAX burned up to the block (burns.go): tx fees,
+//	                                                         L1 validator balances deposited and refunded, and the
+//	                                                         active L1 validators' summed EndAccumulatedFee
+//	0x61  xburn | height(8)                                  X-chain AVAX burned by the linear chain's txs up to the
+//	                                                         block (burns.go)
+//	0x62  cburn | height(8)                                  C-chain AVAX burned up to the block (burns.go): by atomic
+//	                                                         txs (nAVAX) and by EVM tx fees (wei)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -129,7 +136,7 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation.
+// aggregation; 0x63-0x64 the burns of the pre-Cortina X-chain DAG.
 //
 // Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -149,7 +156,9 @@ import (
 // (l1fees.go: the previous block record's, the active L1 validator rows
 // 0x38-0x39): they rely on each block being committed exactly once, with
 // the cursor (commit.go). So does the EVM block row's cumulative tx count
-// (the previous block row's count plus the block's txs, evmblocks.go).
+// (the previous block row's count plus the block's txs, evmblocks.go), and
+// the burn totals (0x60-0x62, burns.go: the previous row's plus the
+// block's).
 //
 // UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
 // created by one chain's writer and consumed by another's, and both find it
@@ -189,6 +198,9 @@ const (
 	tagSubChain byte = 0x52
 	tagSubOrder byte = 0x53
 	tagChnOrder byte = 0x54
+	tagPBurn    byte = 0x60
+	tagXBurn    byte = 0x61
+	tagCBurn    byte = 0x62
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -248,8 +260,10 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds. 10: the block-ID rows (0x45) and vertex-ID rows (0x46); a version
-// 9 store lacks them for the blocks and vertices it holds. 10 also: the subnet and blockchain rows (0x50-0x54); a version 9 store lacks them. 10 also: the asset tx rows (0x14); a version 9 store lacks them for the txs it holds.)
+// holds. 10: the asset tx rows (0x14), the block-ID and vertex-ID rows
+// (0x45, 0x46), the subnet and blockchain rows (0x50-0x54) and the burn
+// totals (0x60-0x62); a version 9 store lacks them for what it holds, and
+// has no burns to carry on from.)
 const SchemaVersion uint32 = 10
 
 var (

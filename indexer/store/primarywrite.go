@@ -64,6 +64,9 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 		return err
 	}
 	txn.blockTs = ts
+	if err := loadBurns(txn, net, b.Number); err != nil {
+		return err
+	}
 	if w.chain == netinfo.P {
 		if err := trackSupply(txn, net, b, ts); err != nil {
 			return fmt.Errorf("P-chain supply at block %d: %w", b.Number, err)
@@ -72,7 +75,13 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 			return fmt.Errorf("P-chain L1 validator fees at block %d: %w", b.Number, err)
 		}
 	}
-	return writePrimaryBlock(txn, net, w.chain, b, ts)
+	if err := writePrimaryBlock(txn, net, w.chain, b, ts); err != nil {
+		return err
+	}
+	if err := writePrimaryBurns(txn, net, b); err != nil {
+		return fmt.Errorf("%s burns at block %d: %w", w.chain, b.Number, err)
+	}
+	return nil
 }
 
 func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdata.Block) error {
