@@ -19,6 +19,11 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeGetUtxosByAddresses                         = "getUtxosByAddresses"
+	routeGetUtxosByAddressesV2                       = "getUtxosByAddressesV2"
+	routeGetLastActivityTimestampByAddresses         = "getLastActivityTimestampByAddresses"
+	routeGetLastActivityTimestampByAddressesV2       = "getLastActivityTimestampByAddressesV2"
+	routeGetChainIdsForAddresses                     = "getChainIdsForAddresses"
 )
 
 // Query parameters of several operations.
@@ -78,5 +83,23 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeGetUtxosByAddresses, Method: http.MethodGet, Path: base + "/utxos",
+			Summary: "UTXOs of addresses on the P, X or C chain",
+			Handler: s.Adapt(s.serveGetUtxosByAddresses)},
+		{Name: routeGetUtxosByAddressesV2, Method: http.MethodPost, Path: base + "/utxos",
+			Summary: "UTXOs of addresses given in the body",
+			Handler: s.Adapt(s.serveGetUtxosByAddressesV2)},
+		{Name: routeGetLastActivityTimestampByAddresses, Method: http.MethodGet,
+			Path:    base + "/lastActivityTimestampByAddresses",
+			Summary: "newest activity of addresses on a chain",
+			Handler: s.Adapt(s.serveGetLastActivityTimestampByAddresses)},
+		{Name: routeGetLastActivityTimestampByAddressesV2, Method: http.MethodPost,
+			Path:    base + "/lastActivityTimestampByAddresses",
+			Summary: "newest activity of addresses given in the body",
+			Handler: s.Adapt(s.serveGetLastActivityTimestampByAddressesV2)},
+		{Name: routeGetChainIdsForAddresses, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/addresses:listChainIds",
+			Summary: "primary chains each address has activity on",
+			Handler: s.Adapt(s.serveGetChainIdsForAddresses)},
 	}
 }
