@@ -144,6 +144,8 @@ import (
 // created by one chain's writer and consumed by another's, and both find it
 // there. Balance rows (0x22) sit under the chain that holds the UTXO: the
 // creating chain, or for an export the destination chain's atomic memory.
+// The listing rows (0x23-0x26) sit beside the balance rows, under the same
+// chain, and are written with them.
 const (
 	tagMeta     byte = 0x00
 	tagCursor   byte = 0x01
