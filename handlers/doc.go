@@ -93,6 +93,11 @@
 //	getAssetDetails                              GET   /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}          primary/get_asset_details.go
 //	listAssetTransactions                        GET   /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions  primary/list_asset_transactions.go
 //	getAvaxSupply                                GET   /v1/avax/supply                                                             primary/get_avax_supply.go
+//	getUtxosByAddresses                          GET   /v1/networks/{network}/blockchains/{blockchainId}/utxos                     primary/get_utxos_by_addresses.go
+//	getUtxosByAddressesV2                        POST  /v1/networks/{network}/blockchains/{blockchainId}/utxos                     primary/get_utxos_by_addresses_v2.go
+//	getLastActivityTimestampByAddresses          GET   /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses primary/get_last_activity_timestamp_by_addresses.go
+//	getLastActivityTimestampByAddressesV2        POST  /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses primary/get_last_activity_timestamp_by_addresses_v2.go
+//	getChainIdsForAddresses                      GET   /v1/networks/{network}/addresses:listChainIds                               primary/get_chain_ids_for_addresses.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

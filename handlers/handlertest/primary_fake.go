@@ -35,6 +35,7 @@ type Primary struct {
 	TxQueries     []pdata.TxQuery
 	BlockQueries  []pdata.BlockQuery
 	BalanceCalls  []balanceCall
+	UTXOQueries   []pdata.UTXOQuery
 	assetRequests [][]ids.ID
 }
 

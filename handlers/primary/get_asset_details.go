@@ -19,9 +19,6 @@ import (
 // that tx gives the description, the creation time (its block's) and the
 // cap (variable when it handed out mint outputs).
 
-// paramAssetID is the {assetId} path parameter.
-const paramAssetID = "assetId"
-
 // getAssetDetailsRequest is the validated input of getAssetDetails.
 type getAssetDetailsRequest struct {
 	AssetID ids.ID

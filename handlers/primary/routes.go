@@ -30,11 +30,19 @@ const (
 	routeGetAssetDetails                             = "getAssetDetails"
 	routeListAssetTransactions                       = "listAssetTransactions"
 	routeGetAvaxSupply                               = "getAvaxSupply"
+	routeGetUtxosByAddresses                         = "getUtxosByAddresses"
+	routeGetUtxosByAddressesV2                       = "getUtxosByAddressesV2"
+	routeGetLastActivityTimestampByAddresses         = "getLastActivityTimestampByAddresses"
+	routeGetLastActivityTimestampByAddressesV2       = "getLastActivityTimestampByAddressesV2"
+	routeGetChainIdsForAddresses                     = "getChainIdsForAddresses"
 )
 
 // Query parameters of several operations.
 const (
 	paramL1ValidationID = "l1ValidationId"
+	// paramAssetID is the {assetId} path parameter of the asset operations
+	// and the assetId filter of the UTXO listings.
+	paramAssetID        = "assetId"
 	paramBlockTimestamp = "blockTimestamp"
 	paramVertexHeight   = "vertexHeight"
 )
@@ -122,5 +130,23 @@ func (s *server) routes() []api.Route {
 		{Name: routeGetAvaxSupply, Method: http.MethodGet, Path: "/v1/avax/supply",
 			Summary: "AVAX supply, staked and burned",
 			Handler: s.Adapt(s.serveGetAvaxSupply)},
+		{Name: routeGetUtxosByAddresses, Method: http.MethodGet, Path: base + "/utxos",
+			Summary: "UTXOs of addresses on the P, X or C chain",
+			Handler: s.Adapt(s.serveGetUtxosByAddresses)},
+		{Name: routeGetUtxosByAddressesV2, Method: http.MethodPost, Path: base + "/utxos",
+			Summary: "UTXOs of addresses given in the body",
+			Handler: s.Adapt(s.serveGetUtxosByAddressesV2)},
+		{Name: routeGetLastActivityTimestampByAddresses, Method: http.MethodGet,
+			Path:    base + "/lastActivityTimestampByAddresses",
+			Summary: "newest activity of addresses on a chain",
+			Handler: s.Adapt(s.serveGetLastActivityTimestampByAddresses)},
+		{Name: routeGetLastActivityTimestampByAddressesV2, Method: http.MethodPost,
+			Path:    base + "/lastActivityTimestampByAddresses",
+			Summary: "newest activity of addresses given in the body",
+			Handler: s.Adapt(s.serveGetLastActivityTimestampByAddressesV2)},
+		{Name: routeGetChainIdsForAddresses, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/addresses:listChainIds",
+			Summary: "primary chains each address has activity on",
+			Handler: s.Adapt(s.serveGetChainIdsForAddresses)},
 	}
 }

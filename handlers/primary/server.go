@@ -64,6 +64,15 @@ type Reader interface {
 	// AvaxSupply is the supply and the burns after the last indexed block
 	// of each primary-network chain.
 	AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error)
+	// UTXOs lists the UTXOs chain holds (its own and its atomic memory's)
+	// for any of q.Addresses, each once.
+	UTXOs(ctx context.Context, chain netinfo.Chain, q pdata.UTXOQuery) (pdata.UTXOPage, error)
+	// LastActivity is the newest tx of chain that involves any of addrs;
+	// false when none does.
+	LastActivity(ctx context.Context, chain netinfo.Chain, addrs []ids.ShortID) (pdata.AddressActivity, bool, error)
+	// ChainsWithActivity lists, per address, the chains among chains on
+	// which it has a tx or a UTXO.
+	ChainsWithActivity(ctx context.Context, addrs []ids.ShortID, chains []netinfo.Chain) ([][]netinfo.Chain, error)
 }
 
 // StakingReader serves the staking endpoints from the index

@@ -37,6 +37,12 @@ import (
 //	0x22  uaddr | holdChain | addr(20) | utxoID(32)          balance row of one owner: asset, amount, created and
 //	                                                         consumed time, locktimes, stake period, unstaked time,
 //	                                                         atomic flag + source chain ID (a function of 0x20 + 0x21)
+//	0x23  utime | holdChain | addr(20) | createdTime(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by
+//	                                                         creation time (utxolist.go; written beside each 0x22 row)
+//	0x24  uamt | holdChain | addr(20) | amount(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by amount
+//	0x25  utimeu | holdChain | addr(20) | createdTime(8) | utxoID(32)   as 0x23, for unspent UTXOs only (deleted
+//	                                                         when the UTXO is consumed)
+//	0x26  uamtu | holdChain | addr(20) | amount(8) | utxoID(32)   as 0x24, for unspent UTXOs only
 //	0x30  staker | stakingTxID(32)                           staker record (stakerrows.go): staking tx type, block,
 //	                                                         pdata.Staker, then how it ended: reward tx, time,
 //	                                                         outcome, rewards and their owners by reward type;
@@ -164,6 +170,8 @@ import (
 // created by one chain's writer and consumed by another's, and both find it
 // there. Balance rows (0x22) sit under the chain that holds the UTXO: the
 // creating chain, or for an export the destination chain's atomic memory.
+// The listing rows (0x23-0x26) sit beside the balance rows, under the same
+// chain, and are written with them.
 const (
 	tagMeta     byte = 0x00
 	tagCursor   byte = 0x01
@@ -176,6 +184,10 @@ const (
 	tagUTXO     byte = 0x20
 	tagSpent    byte = 0x21
 	tagUAddr    byte = 0x22
+	tagUTime    byte = 0x23
+	tagUAmt     byte = 0x24
+	tagUTimeU   byte = 0x25
+	tagUAmtU    byte = 0x26
 	tagStaker   byte = 0x30
 	tagStkNode  byte = 0x31
 	tagStkAddr  byte = 0x32
@@ -260,10 +272,10 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds. 10: the asset tx rows (0x14), the block-ID and vertex-ID rows
-// (0x45, 0x46), the subnet and blockchain rows (0x50-0x54) and the burn
-// totals (0x60-0x62); a version 9 store lacks them for what it holds, and
-// has no burns to carry on from.)
+// holds. 10: the asset tx rows (0x14), the UTXO listing rows (0x23-0x26),
+// the block-ID and vertex-ID rows (0x45, 0x46), the subnet and blockchain
+// rows (0x50-0x54) and the burn totals (0x60-0x62); a version 9 store lacks
+// them for what it holds, and has no burns to carry on from.)
 const SchemaVersion uint32 = 10
 
 var (
@@ -345,6 +357,17 @@ func uaddrPrefix(hold netinfo.Chain, addr ids.ShortID) key {
 // uaddrKey is the whole 0x22 key: addr's balance row of the UTXO.
 func uaddrKey(hold netinfo.Chain, addr ids.ShortID, utxo ids.ID) []byte {
 	return append(sizedKey(54, tagUAddr), byte(hold)).shortID(addr).id(utxo)
+}
+
+// utxoListPrefix is where addr's rows of one UTXO listing order (0x23-0x26)
+// on the hold chain start; the keys go on with sortKey(8) | utxoID(32).
+func utxoListPrefix(tag byte, hold netinfo.Chain, addr ids.ShortID) key {
+	return append(sizedKey(22, tag), byte(hold)).shortID(addr)
+}
+
+// utxoListKey is the whole key of one UTXO listing row.
+func utxoListKey(tag byte, hold netinfo.Chain, addr ids.ShortID, sortKey uint64, utxo ids.ID) []byte {
+	return append(sizedKey(62, tag), byte(hold)).shortID(addr).u64(sortKey).id(utxo)
 }
 
 func proposerPrefix(chain netinfo.Chain, node ids.NodeID) key {
