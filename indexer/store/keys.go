@@ -175,10 +175,10 @@ const (
 	tagVtxH     byte = 0x43
 	tagVtxTx    byte = 0x44
 	tagSubnet   byte = 0x50
-	tagChain    byte = 0x51
+	tagBchain   byte = 0x51
 	tagSubChain byte = 0x52
 	tagSubOrder byte = 0x53
-	tagChnOrder byte = 0x54
+	tagBchOrder byte = 0x54
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
