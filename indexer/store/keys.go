@@ -206,10 +206,10 @@ const (
 	tagBlockID  byte = 0x45
 	tagVtxID    byte = 0x46
 	tagSubnet   byte = 0x50
-	tagChain    byte = 0x51
+	tagBchain   byte = 0x51
 	tagSubChain byte = 0x52
 	tagSubOrder byte = 0x53
-	tagChnOrder byte = 0x54
+	tagBchOrder byte = 0x54
 	tagPBurn    byte = 0x60
 	tagXBurn    byte = 0x61
 	tagCBurn    byte = 0x62
