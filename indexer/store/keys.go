@@ -37,12 +37,12 @@ import (
 //	0x22  uaddr | holdChain | addr(20) | utxoID(32)          balance row of one owner: asset, amount, created and
 //	                                                         consumed time, locktimes, stake period, unstaked time,
 //	                                                         atomic flag + source chain ID (a function of 0x20 + 0x21)
-//	0x23  utime | holdChain | addr(20) | createdTime(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by
-//	                                                         creation time (utxolist.go; written beside each 0x22 row)
-//	0x24  uamt | holdChain | addr(20) | amount(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by amount
-//	0x25  utimeu | holdChain | addr(20) | createdTime(8) | utxoID(32)   as 0x23, for unspent UTXOs only (deleted
-//	                                                         when the UTXO is consumed)
-//	0x26  uamtu | holdChain | addr(20) | amount(8) | utxoID(32)   as 0x24, for unspent UTXOs only
+//	0x23  utimeu | holdChain | addr(20) | createdTime(8) | utxoID(32)   asset(32) | amount(8): the owner's unspent
+//	                                                         UTXOs by creation time (utxolist.go)
+//	0x24  uamtu | holdChain | addr(20) | amount(8) | utxoID(32)   asset(32) | amount(8): the same by amount
+//	0x25  utimes | holdChain | addr(20) | createdTime(8) | utxoID(32)   as 0x23, for spent UTXOs (a consumption
+//	                                                         moves the UTXO's rows from 0x23-0x24 to 0x25-0x26)
+//	0x26  uamts | holdChain | addr(20) | amount(8) | utxoID(32)   as 0x24, for spent UTXOs
 //	0x30  staker | stakingTxID(32)                           staker record (stakerrows.go): staking tx type, block,
 //	                                                         pdata.Staker, then how it ended: reward tx, time,
 //	                                                         outcome, rewards and their owners by reward type;
@@ -184,10 +184,10 @@ const (
 	tagUTXO     byte = 0x20
 	tagSpent    byte = 0x21
 	tagUAddr    byte = 0x22
-	tagUTime    byte = 0x23
-	tagUAmt     byte = 0x24
-	tagUTimeU   byte = 0x25
-	tagUAmtU    byte = 0x26
+	tagUTimeU   byte = 0x23
+	tagUAmtU    byte = 0x24
+	tagUTimeS   byte = 0x25
+	tagUAmtS    byte = 0x26
 	tagStaker   byte = 0x30
 	tagStkNode  byte = 0x31
 	tagStkAddr  byte = 0x32
