@@ -40,8 +40,8 @@ type Reader interface {
 	// time <= ts (0 when none), turning timestamp bounds into heights.
 	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
 	// AvaxSupply is the supply and the burns after the last indexed block
-	// of each primary-network chain.
-	AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error)
+	// of each primary-network chain, and the AVAX locked at time at.
+	AvaxSupply(ctx context.Context, at int64) (pdata.AvaxSupply, error)
 }
 
 // StakingReader serves the staking endpoints from the index

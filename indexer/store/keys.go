@@ -73,6 +73,8 @@ import (
 //	                                                         block (burns.go)
 //	0x62  cburn | height(8)                                  C-chain AVAX burned up to the block (burns.go): by atomic
 //	                                                         txs (nAVAX) and by EVM tx fees (wei)
+//	0x63  lock | unlock(8) | utxoID(32)                      amount(8): an unspent AVAX UTXO time-locked until unlock
+//	                                                         (locked.go; a function of 0x20 + 0x21)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -119,7 +121,7 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation; 0x63-0x64 the burns of the pre-Cortina X-chain DAG.
+// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
 //
 // Vertex rows (0x42-0x44) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -176,6 +178,7 @@ const (
 	tagPBurn    byte = 0x60
 	tagXBurn    byte = 0x61
 	tagCBurn    byte = 0x62
+	tagLock     byte = 0x63
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -235,8 +238,8 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds. 10: the burn totals (0x60-0x62); a version 9 store has none to
-// carry on from.)
+// holds. 10: the burn totals (0x60-0x62) and the lock rows (0x63); a
+// version 9 store has none to carry on from.)
 const SchemaVersion uint32 = 10
 
 var (
