@@ -105,7 +105,7 @@ func (c *l1FeeChain) write(config fee.Config, etna time.Time, split bool) []*pda
 		out = append(out, b.L1Fees)
 	}
 	if c.avax != ids.Empty {
-		c.supply, err = reader.AvaxSupply(t.Context())
+		c.supply, err = reader.AvaxSupply(t.Context(), 0)
 		require.NoError(t, err)
 	}
 	return out

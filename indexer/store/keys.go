@@ -96,6 +96,8 @@ import (
 //	                                                         block (burns.go)
 //	0x62  cburn | height(8)                                  C-chain AVAX burned up to the block (burns.go): by atomic
 //	                                                         txs (nAVAX) and by EVM tx fees (wei)
+//	0x63  lock | unlock(8) | utxoID(32)                      amount(8): an unspent AVAX UTXO time-locked until unlock
+//	                                                         (locked.go; a function of 0x20 + 0x21)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -142,7 +144,7 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation; 0x63-0x64 the burns of the pre-Cortina X-chain DAG.
+// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
 //
 // Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -213,6 +215,7 @@ const (
 	tagPBurn    byte = 0x60
 	tagXBurn    byte = 0x61
 	tagCBurn    byte = 0x62
+	tagLock     byte = 0x63
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -274,8 +277,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // cumulative tx counts; a version 8 store lacks them for the blocks it
 // holds. 10: the asset tx rows (0x14), the UTXO listing rows (0x23-0x26),
 // the block-ID and vertex-ID rows (0x45, 0x46), the subnet and blockchain
-// rows (0x50-0x54) and the burn totals (0x60-0x62); a version 9 store lacks
-// them for what it holds, and has no burns to carry on from.)
+// rows (0x50-0x54), the burn totals (0x60-0x62) and the lock rows (0x63);
+// a version 9 store lacks them for what it holds, and has no burns to carry
+// on from.)
 const SchemaVersion uint32 = 10
 
 var (

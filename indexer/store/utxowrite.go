@@ -123,10 +123,14 @@ func unstakeUTXO(txn *blockTxn, at txPlace, id ids.ID) ([]ids.ShortID, error) {
 	return u.Owners.Addrs, writeBalances(txn, &u, spent)
 }
 
-// writeBalances (re)writes the balance row of u under each of its owners.
+// writeBalances (re)writes the balance row of u under each of its owners,
+// and its lock row (locked.go).
 func writeBalances(txn *blockTxn, u *utxoRow, spent *spentRow) error {
 	if u.Hold == noChain {
 		return nil
+	}
+	if err := writeLock(txn, u, spent); err != nil {
+		return err
 	}
 	b := balanceOf(u, spent)
 	v := encodeBalance(&b)
