@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/upgrade"
 	"github.com/stretchr/testify/require"
 
@@ -63,6 +64,14 @@ func TestBurnTotals(t *testing.T) {
 		require.NotNil(t, got.Locked, "at %d", at)
 		require.Equal(t, want, *got.Locked, "locked at %d", at)
 	}
+
+	// Spending g2 takes its 500 out; the tx burns 1 more.
+	t6 := f.tx("t6", "BaseTx", []pdata.Input{spend(f.g2)}, out(ids.ID{'t', '6'}, 0, 499, addrA))
+	writeP(t, s, []*pdata.Block{{Number: 6, ID: ids.ID{'P', 6}, Timestamp: 13000, Type: "BanffStandardBlock", Txs: []*pdata.Tx{t6}}})
+	got, err = reader.AvaxSupply(ctx, 0)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1010-500), *got.Locked, "a spent UTXO is not locked")
+	require.Equal(t, uint64(3), *got.PTxFees)
 }
 
 // Without the AVAX asset ID nothing is totalled; a network with a DAG
