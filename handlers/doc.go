@@ -82,6 +82,10 @@
 //	listHistoricalPrimaryNetworkRewards          GET   /v1/networks/{network}/rewards                                              primary/list_historical_primary_network_rewards.go
 //	getSingleValidatorDetails                    GET   /v1/networks/{network}/validators/{nodeId}                                  primary/get_single_validator_details.go
 //	listDelegators                               GET   /v1/networks/{network}/delegators                                           primary/list_delegators.go
+//	listValidators                               GET   /v1/networks/{network}/validators                                           primary/list_validators.go
+//	listL1Validators                             GET   /v1/networks/{network}/l1Validators                                         primary/list_l1_validators.go
+//	listPendingPrimaryNetworkRewards             GET   /v1/networks/{network}/rewards:listPending                                  primary/list_pending_primary_network_rewards.go
+//	getNetworkDetails                            GET   /v1/networks/{network}                                                      primary/get_network_details.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

@@ -41,8 +41,10 @@ import (
 //   - validatorHealth: reachabilityPercent is 100 when the node is
 //     connected to the validator, else 0; the benched percentages are not
 //     known to a node's API and are 0;
-//   - geolocation: null (no source); avalancheGoVersion and
-//     delegationCapacity: left out (optional, no source here);
+//   - geolocation: null (no source); avalancheGoVersion: left out
+//     (optional, no source here); delegationCapacity: see
+//     delegationCapacity (current_validators.go), left out without the
+//     node's entry;
 //   - potentialRewards: the node's potential reward for the validation, and
 //     as delegation reward the fees accrued so far plus the fees of the
 //     current delegations' potential rewards.
@@ -178,6 +180,9 @@ func (v *shaper) activeValidator(base validatorBase, st *pdata.IndexedStaker, li
 	}
 	if lv.Uptime != nil {
 		out.UptimePerformance = shortFloat(*lv.Uptime)
+	}
+	if takesDelegations(st.Type, &st.Staker) {
+		out.DelegationCapacity = api.FormatUint(delegationCapacity(v.node.NetworkID, lv))
 	}
 	if lv.Connected != nil && *lv.Connected {
 		out.ValidatorHealth.ReachabilityPercent = 100

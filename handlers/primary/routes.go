@@ -19,6 +19,10 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeListValidators                              = "listValidators"
+	routeListL1Validators                            = "listL1Validators"
+	routeListPendingPrimaryNetworkRewards            = "listPendingPrimaryNetworkRewards"
+	routeGetNetworkDetails                           = "getNetworkDetails"
 )
 
 // Query parameters of several operations.
@@ -78,5 +82,21 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeListValidators, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/validators",
+			Summary: "validations of every node, filtered and sorted",
+			Handler: s.Adapt(s.serveListValidators)},
+		{Name: routeListL1Validators, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/l1Validators",
+			Summary: "L1 validators",
+			Handler: s.Adapt(s.serveListL1Validators)},
+		{Name: routeListPendingPrimaryNetworkRewards, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/rewards:listPending",
+			Summary: "potential rewards of active stakers",
+			Handler: s.Adapt(s.serveListPendingPrimaryNetworkRewards)},
+		{Name: routeGetNetworkDetails, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}",
+			Summary: "validator and delegator counts and stake",
+			Handler: s.Adapt(s.serveGetNetworkDetails)},
 	}
 }

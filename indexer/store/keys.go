@@ -54,6 +54,9 @@ import (
 //	0x38  l1end | validationID(32)                           EndAccumulatedFee(8) of an active L1 validator (l1fees.go)
 //	0x39  l1act | endAccumulatedFee(8) | validationID(32)    "" : the active L1 validators in the order platformvm
 //	                                                         deactivates them (l1fees.go)
+//	0x3A  l1weight | validationID(32)                        weight(8) of an L1 validation now: what its creating tx
+//	                                                         gave it, then each SetL1ValidatorWeightTx (0: removed)
+//	                                                         (l1validationstate.go)
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
 //	                                                         next chain time, type, size, tx count, P-chain current
 //	                                                         supply and L1 validator fee state (accrued fees,
@@ -159,6 +162,7 @@ const (
 	tagPending  byte = 0x37
 	tagL1End    byte = 0x38
 	tagL1Active byte = 0x39
+	tagL1Weight byte = 0x3A
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
 	tagVertex   byte = 0x42
@@ -223,8 +227,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds.)
-const SchemaVersion uint32 = 9
+// holds. 10: the L1 validations' current weights (0x3A); a version 9 store
+// lacks them.)
+const SchemaVersion uint32 = 10
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}

@@ -167,6 +167,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 			if err := writeL1Validations(txn, tx); err != nil {
 				return fmt.Errorf("tx %s: %w", tx.ID, err)
 			}
+			if err := writeL1Weights(txn, tx); err != nil {
+				return fmt.Errorf("tx %s: %w", tx.ID, err)
+			}
 		}
 	}
 	return nil
