@@ -89,7 +89,7 @@ func (f *Staking) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.Ind
 			!afterPos(pos(st), q.After, q.Desc, cmpStakerPos):
 			continue
 		}
-		if len(out) == q.Limit {
+		if q.Limit > 0 && len(out) == q.Limit { // as the store: no bound when <= 0
 			break
 		}
 		out = append(out, *st)

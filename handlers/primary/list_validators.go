@@ -203,14 +203,15 @@ func parseFloatRange(q url.Values, minName, maxName string, lo, hi float64, inte
 			return 0, false, nil
 		}
 		var v float64
+		outside := false
 		if integer {
 			var u uint64
 			u, err = strconv.ParseUint(raw, 10, 64)
-			v = float64(u)
+			v, outside = float64(u), u > uint64(hi) // float64 would round the bound away
 		} else {
 			v, err = strconv.ParseFloat(raw, 64)
 		}
-		if err != nil || math.IsNaN(v) || v < lo || v > hi {
+		if err != nil || outside || math.IsNaN(v) || v < lo || v > hi {
 			return 0, false, api.BadRequest("invalid %s '%s': must be %s between %s and %s",
 				name, api.Truncate(raw), what, strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64))
 		}
