@@ -62,7 +62,7 @@ func (s *server) parseListErc20BalancesRequest(r *http.Request, heights *api.Hei
 	if req.Contracts, err = parseContractAddresses(q); err != nil {
 		return req, err
 	}
-	filterSpam, err := parseBool(q, paramFilterSpamTokens, true)
+	filterSpam, err := api.ParseBool(q, paramFilterSpamTokens, true)
 	if err != nil {
 		return req, err
 	}
@@ -95,20 +95,6 @@ func parseContractAddresses(q url.Values) ([]common.Address, error) {
 }
 
 func compareAddresses(a, b common.Address) int { return bytes.Compare(a[:], b[:]) }
-
-// parseBool reads a boolean parameter: true or false (any case).
-func parseBool(q url.Values, name string, def bool) (bool, error) {
-	switch raw := q.Get(name); strings.ToLower(raw) {
-	case "":
-		return def, nil
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	default:
-		return false, api.BadRequest("invalid %s %q: must be true or false (default %t)", name, api.Truncate(raw), def)
-	}
-}
 
 // listErc20BalancesResponse is the OpenAPI's ListErc20BalancesResponse.
 type listErc20BalancesResponse struct {

@@ -59,32 +59,20 @@ type listPendingRewardsResponse struct {
 // GET /v1/networks/{network}/rewards:listPending: exactly one of Addresses
 // and NodeIDs is set.
 type listPendingPrimaryNetworkRewardsRequest struct {
-	Addresses  []string // X/P-chain addresses as given
-	AddressIDs []ids.ShortID
-	NodeIDs    []ids.NodeID
-	Page       api.Page
+	rewardSelection
+	Page api.Page
 }
 
 func (s *server) parseListPendingPrimaryNetworkRewardsRequest(r *http.Request, heights *api.Heights) (listPendingPrimaryNetworkRewardsRequest, error) {
 	var req listPendingPrimaryNetworkRewardsRequest
 	var err error
-	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
+	if req.rewardSelection, err = s.parseRewardSelection(r, heights); err != nil {
 		return req, err
 	}
-	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
-	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
-		return req, err
-	}
-	if req.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
-		return req, err
-	}
-	switch {
-	case len(req.Addresses) == 0 && len(req.NodeIDs) == 0:
-		return req, api.BadRequest("%s or %s is required: give exactly one of them", api.ParamAddresses, api.ParamNodeIDs)
-	case len(req.Addresses) > 0 && len(req.NodeIDs) > 0:
+	if len(req.Addresses) > 0 && len(req.NodeIDs) > 0 {
 		return req, api.BadRequest("give %s or %s, not both", api.ParamAddresses, api.ParamNodeIDs)
 	}
+	q := r.URL.Query()
 	req.Page, err = s.ParsePage(r.Context(), heights, q, api.DataPaging(routeListPendingPrimaryNetworkRewards, true),
 		strings.Join(req.Addresses, ","), joinNodeIDs(req.NodeIDs))
 	return req, err

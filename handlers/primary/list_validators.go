@@ -450,9 +450,9 @@ func (s *server) fillStakers(ctx context.Context, page []pdata.IndexedStaker) ([
 }
 
 // liveValidations reads the node's current entry, with delegators, of
-// every active primary-network validation among stakers (as
-// getSingleValidatorDetails reads one), and the total stake. What the node
-// cannot answer degrades the reply as there.
+// every active primary-network validation among stakers, and the total
+// stake (getSingleValidatorDetails, listValidators). What the node cannot
+// answer degrades the reply (see getSingleValidatorDetails).
 func (s *server) liveValidations(ctx context.Context, stakers []pdata.IndexedStaker, now int64) liveValidators {
 	live := liveValidators{byTx: s.currentOfNodes(ctx, activeNodesOf(stakers, now))}
 	if len(live.byTx) == 0 {
