@@ -116,8 +116,12 @@ func TestPrimaryPendingRewardsAndNetworkDetails(t *testing.T) {
 		}
 	}
 	require.NotNil(t, mine, "K's delegation among the node's delegators")
-	require.NotNil(t, v.ExactDelegationFee)
-	shares := uint32(*v.ExactDelegationFee)
+	// The fee in parts per million: exactDelegationFee where the node gives
+	// it, else its percentage.
+	shares := uint32(float64(v.DelegationFee)*10_000 + 0.5)
+	if v.ExactDelegationFee != nil {
+		shares = uint32(*v.ExactDelegationFee)
+	}
 	kAddr := bech32Of(t, hrp, key.Address())
 
 	// By address: K's one delegation, its net reward.

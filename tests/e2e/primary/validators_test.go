@@ -81,8 +81,12 @@ func pageAll(t *testing.T, ctx context.Context, list string, q url.Values, key s
 	q.Set("pageSize", strconv.Itoa(pageSize))
 	var items []json.RawMessage
 	for range 1000 {
+		u := list + "?" + q.Encode()
+		r := harness.GetWithRetryAfter(t, ctx, u)
+		require.Equal(t, http.StatusOK, r.Status, "GET %s: %s", u, r.Body)
+		requireNoNullsBut(t, r.Body, "geolocation", u)
 		var page map[string]json.RawMessage
-		harness.GetOK(t, ctx, list+"?"+q.Encode(), &page)
+		r.Decode(t, &page)
 		var got []json.RawMessage
 		require.NoError(t, json.Unmarshal(page[key], &got), "%s?%s", list, q.Encode())
 		items = append(items, got...)
@@ -94,6 +98,33 @@ func pageAll(t *testing.T, ctx context.Context, list string, q url.Values, key s
 	}
 	t.Fatalf("%s: no end after 1000 pages", list)
 	return nil
+}
+
+// requireNoNullsBut checks no member of a JSON document is null but those
+// named allowed (ActiveValidatorDetails.geolocation: required, nullable).
+func requireNoNullsBut(t *testing.T, body []byte, allowed, what string) {
+	t.Helper()
+	var doc any
+	require.NoError(t, json.Unmarshal(body, &doc), "%s: %s", what, body)
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch x := v.(type) {
+		case nil:
+			t.Errorf("%s: %s is null in %s", what, path, body)
+		case map[string]any:
+			for k, el := range x {
+				if k == allowed && el == nil {
+					continue
+				}
+				walk(el, path+"."+k)
+			}
+		case []any:
+			for i, el := range x {
+				walk(el, fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+	}
+	walk(doc, "$")
 }
 
 func listValidatorsE2E(t *testing.T, ctx context.Context, q url.Values, pageSize int) []listedValidator {
