@@ -3,6 +3,7 @@ package pchain
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ava-labs/avalanchego/api"
@@ -71,6 +72,13 @@ func (p platformClient) L1Refund(ctx context.Context, validationID, utxoID ids.I
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	v, _, err := p.c.GetL1Validator(ctx, validationID)
+	if isL1ValidatorNotFound(err) {
+		// A SetL1ValidatorWeightTx of weight 0 removed the validation with
+		// its owners: the node no longer says who the refund went to, so
+		// it is left out like a refund already spent (refund.go). Waiting
+		// for an answer that cannot come would stop the P-chain follower.
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("platform.getL1Validator(%s): %w", validationID, err)
 	}
@@ -111,4 +119,11 @@ func retry(ctx context.Context, first time.Duration, f func() error) error {
 		}
 		wait *= 2
 	}
+}
+
+// isL1ValidatorNotFound reports whether platform.getL1Validator answered
+// that the P-chain holds no such validation ("fetching L1 validator ...
+// failed: not found").
+func isL1ValidatorNotFound(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "failed: not found")
 }
