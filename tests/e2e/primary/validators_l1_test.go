@@ -5,10 +5,12 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	avajson "github.com/ava-labs/avalanchego/utils/json"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
@@ -132,7 +134,7 @@ func requireL1ValidatorIs(t *testing.T, got l1ValidatorE2E, v *l1Validator, node
 		{"deactivationOwner", node.DeactivationOwner, got.DeactivationOwner}} {
 		require.NotNil(t, o.want, what)
 		require.Equal(t, uint32(o.want.Threshold), o.got.Threshold, what+" "+o.name)
-		require.ElementsMatch(t, shortIDsOf(t, o.want.Addresses), shortIDsOf(t, o.got.Addresses), what+" "+o.name)
+		require.ElementsMatch(t, addressBytesOf(t, o.want.Addresses), addressBytesOf(t, o.got.Addresses), what+" "+o.name)
 	}
 }
 
@@ -273,4 +275,21 @@ func checkL1ValidatorsSigned(t *testing.T, ctx context.Context, sn *harness.TwoN
 		t.Logf("listL1Validators at P height %d: %d validations, as getL1Validator and getCurrentValidators say", h, len(got.validators))
 		return
 	}
+}
+
+// addressBytesOf decodes addresses of any network ("P-custom1...",
+// "local1..."): the 2-node network is a custom one.
+func addressBytesOf(t *testing.T, addrs []string) []ids.ShortID {
+	t.Helper()
+	out := make([]ids.ShortID, len(addrs))
+	for i, a := range addrs {
+		if j := strings.IndexByte(a, '-'); j >= 0 {
+			a = a[j+1:]
+		}
+		_, b, err := address.ParseBech32(a)
+		require.NoError(t, err, "address %q", a)
+		out[i], err = ids.ToShortID(b)
+		require.NoError(t, err)
+	}
+	return out
 }
