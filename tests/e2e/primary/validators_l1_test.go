@@ -16,6 +16,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/tests/e2e/dataapi"
 	"github.com/avadata/avadata/tests/e2e/harness"
 	"github.com/avadata/avadata/tests/e2e/truth"
 )
@@ -273,6 +274,7 @@ func checkL1ValidatorsSigned(t *testing.T, ctx context.Context, sn *harness.TwoN
 		active := listL1ValidatorsAt(t, ctx, sn.Base, sn.Network, url.Values{"subnetId": {s.subnetID.String()}}, 10)
 		require.Equal(t, []string{s.first.validationID.String()}, active.ids(), "by default the active ones only")
 		t.Logf("listL1Validators at P height %d: %d validations, as getL1Validator and getCurrentValidators say", h, len(got.validators))
+		requireRefundsIndexed(t, ctx, sn, s)
 		return
 	}
 }
@@ -292,4 +294,24 @@ func addressBytesOf(t *testing.T, addrs []string) []ids.ShortID {
 		require.NoError(t, err)
 	}
 	return out
+}
+
+// requireRefundsIndexed checks L's unlocked AVAX on avadata is the node's
+// (platform.getBalance): the refunds of the disabled and the removed
+// validator are among its UTXOs (the removed one's owner read from the
+// index, the node having dropped the validation).
+func requireRefundsIndexed(t *testing.T, ctx context.Context, sn *harness.TwoNodes, s *l1Scenario) {
+	t.Helper()
+	var bal dataapi.Balances
+	harness.GetOK(t, ctx, sn.Base+"/v1/networks/"+sn.Network+"/blockchains/p-chain/balances?addresses="+url.QueryEscape(s.pAddr(t)), &bal)
+	var got uint64
+	for _, a := range bal.Balances["unlockedUnstaked"] {
+		if a.AssetID == s.avax.String() {
+			var err error
+			got, err = strconv.ParseUint(a.Amount, 10, 64)
+			require.NoError(t, err)
+		}
+	}
+	node := truth.BalanceOnP(t, ctx, sn.URI, s.pAddr(t))
+	require.Equal(t, node.Unlocked[s.avax], got, "L's unlocked AVAX, refunds included")
 }
