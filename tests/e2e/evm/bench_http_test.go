@@ -11,7 +11,6 @@ import (
 	rand "math/rand/v2"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -141,28 +140,7 @@ func (f *httpBench) logf(b *testing.B, format string, args ...any) {
 }
 
 func setupHTTPBench(b *testing.B, ctx context.Context) *httpBench {
-	avalanchego, pluginDir, err := harness.Binaries()
-	if err != nil {
-		b.Fatal(err)
-	}
-	config := harness.ChainConfig()
-	// The default anonymous bucket (20 req/s shared by every client without
-	// a key) would measure the rate limiter, not the index.
-	config["rateLimit"] = map[string]any{"anonymousRps": 1e6, "anonymousBurst": 1_000_000}
-	net, err := localnet.Start(ctx, localnet.Config{
-		AvalancheGoPath: avalanchego, PluginDir: pluginDir, DataDir: filepath.Join(b.TempDir(), "node"),
-		ChainConfig: config, ExtraFlags: harness.NodeFlags(),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := net.Stop(stopCtx); err != nil {
-			b.Error(err)
-		}
-	})
+	net := harness.StartBenchNetwork(b, ctx)
 	chains := net.EVMChains()
 	if len(chains) < 2 {
 		b.Fatal("the local network has no subnet-evm chain")

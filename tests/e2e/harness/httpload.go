@@ -236,3 +236,31 @@ func EnvInt(name string, def int) int {
 // from memory (a few hundred bytes): the HTTP benchmarks measure the node →
 // gRPC → plugin hop with it, and report their sides against it.
 const BenchTrivialPath = "/v1/status"
+
+// StartBenchNetwork starts a single-node local network of its own for an
+// HTTP benchmark, without the anonymous rate limit (its default bucket, 20
+// req/s shared by every client without a key, would measure the rate
+// limiter, not the index), and stops it when the benchmark ends.
+func StartBenchNetwork(b *testing.B, ctx context.Context) *localnet.Network {
+	avalanchego, pluginDir, err := Binaries()
+	if err != nil {
+		b.Fatal(err)
+	}
+	config := ChainConfig()
+	config["rateLimit"] = map[string]any{"anonymousRps": 1e6, "anonymousBurst": 1_000_000}
+	net, err := localnet.Start(ctx, localnet.Config{
+		AvalancheGoPath: avalanchego, PluginDir: pluginDir, DataDir: filepath.Join(b.TempDir(), "node"),
+		ChainConfig: config, ExtraFlags: NodeFlags(),
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := net.Stop(stopCtx); err != nil {
+			b.Error(err)
+		}
+	})
+	return net
+}

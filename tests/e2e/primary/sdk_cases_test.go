@@ -291,7 +291,7 @@ func (f *sdkFixtures) networkChecks(t *testing.T) []sdkCheck {
 			Some().Checked(listHas("validators", "nodeId", node)),
 		call("validators of the L1's subnet", "dataPrimaryNetworkListValidators", at(sdkReq{"subnetId": l1.subnetID.String()})),
 		call("active validators with room, fee, time and uptime filters", "dataPrimaryNetworkListValidators",
-			at(sdkReq{"validationStatus": "active", "minDelegationCapacity": "0", "maxDelegationCapacity": "1000000000000000000",
+			at(sdkReq{"validationStatus": "active", "minDelegationCapacity": "0", "maxDelegationCapacity": "720000000000000000",
 				"minTimeRemaining": 0, "maxTimeRemaining": 2147483647, "minFeePercentage": 2, "maxFeePercentage": 100,
 				"minUptimePerformance": 0, "maxUptimePerformance": 100})),
 		bad("validators, minFeePercentage 1", "dataPrimaryNetworkListValidators", at(sdkReq{"minFeePercentage": 1}), badRequest),
