@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,8 +130,8 @@ func SDKAPIKey() string {
 // (info.<name>.<key>, error..., details...).
 var healthIndicatorExtras = regexp.MustCompile(`^(info|error|details)\.[^.]+\.[^.]+$`)
 
-// sdkDroppedKeysAllowed are, per SDK function, the raw keys its parse may
-// drop without losing anything the API describes:
+// sdkDroppedKeysAllowed are, per SDK function ("" for every one), the raw
+// keys its parse may drop without losing anything the API describes:
 //   - the OpenAPI lets a health indicator carry further keys
 //     (additionalProperties), which the SDK's HealthIndicatorResultDto
 //     (status only) strips;
@@ -139,13 +140,29 @@ var healthIndicatorExtras = regexp.MustCompile(`^(info|error|details)\.[^.]+\.[^
 //     XChainSharedAssetBalance and CChainSharedAssetBalance have none and
 //     strip it (P-chain balances keep theirs: PChainSharedAsset has it, so
 //     a P body never drops it, and one that matched the X or C member would
-//     lose its other arrays, which no rule allows).
-func sdkDroppedKeysAllowed() map[string]*regexp.Regexp {
-	return map[string]*regexp.Regexp{
-		"dataHealthCheck": healthIndicatorExtras,
-		"dataLiveCheck":   healthIndicatorExtras,
-		"dataPrimaryNetworkBalancesListByAddresses": regexp.MustCompile(`^balances\.atomicMemory(Unlocked|Locked)\[\]\.status$`),
+//     lose its other arrays, which no rule allows);
+//   - the OpenAPI gives an L1 validator's blsCredentials (in a P-chain tx's
+//     l1ValidatorDetails, and in listL1Validators) as an object without
+//     properties, which the SDK's schema (z.object({})) empties.
+func sdkDroppedKeysAllowed() map[string][]*regexp.Regexp {
+	return map[string][]*regexp.Regexp{
+		"":                {regexp.MustCompile(`(^|\.)l1ValidatorDetails\[\]\.blsCredentials\.[^.]+$`)},
+		"dataHealthCheck": {healthIndicatorExtras},
+		"dataLiveCheck":   {healthIndicatorExtras},
+		"dataPrimaryNetworkBalancesListByAddresses": {regexp.MustCompile(`^balances\.atomicMemory(Unlocked|Locked)\[\]\.status$`)},
+		"dataPrimaryNetworkListL1Validators":        {regexp.MustCompile(`^validators\[\]\.blsCredentials\.[^.]+$`)},
 	}
+}
+
+// SDKDeviation is a known difference of a served reply from the SDK's
+// schema that is not a spec override: raw keys (Keys, of the calls of
+// Func) the SDK's parse drops because avadata sends what the API does not
+// describe. A conformance run tolerates it while it lasts, logs it, and
+// fails once no call meets it any more, so that the list only shrinks.
+type SDKDeviation struct {
+	Func string
+	Keys *regexp.Regexp
+	Why  string // what is wrong and whose it is to fix
 }
 
 // moneyFields are the keys whose object is a Price (the SDK's Money).
@@ -199,15 +216,24 @@ func UntoleratedSDKIssues(issues []SDKZodIssue) []string {
 // SDKDroppedKeys splits the raw keys fn's parse dropped into those no rule
 // allows (lost) and those sdkDroppedKeysAllowed allows (allowed).
 func SDKDroppedKeys(fn string, dropped []string) (lost, allowed []string) {
-	rule := sdkDroppedKeysAllowed()[fn]
+	rules := sdkDroppedKeysAllowed()
 	for _, k := range dropped {
-		if rule != nil && rule.MatchString(k) {
+		if matchesAny(append(rules[""], rules[fn]...), k) {
 			allowed = append(allowed, k)
 		} else {
 			lost = append(lost, k)
 		}
 	}
 	return lost, allowed
+}
+
+func matchesAny(rules []*regexp.Regexp, s string) bool {
+	for _, r := range rules {
+		if r.MatchString(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // describeSDKCall is a failed call for a failure message.
@@ -234,8 +260,10 @@ func describeSDKCall(c SDKCall) string {
 	return b.String()
 }
 
-// CheckSDKResult checks one call's report against what it must come to.
-func CheckSDKResult(t *testing.T, c SDKCheck, r SDKResult) {
+// CheckSDKResult checks one call's report against what it must come to,
+// tolerating the known deviations; it returns the indexes of those the
+// call met.
+func CheckSDKResult(t *testing.T, c SDKCheck, r SDKResult, known []SDKDeviation) (met []int) {
 	t.Helper()
 	what := fmt.Sprintf("%s (%s, %s) %v", r.Method, r.Func, r.OperationID, r.Request)
 	if c.WantError != "" {
@@ -252,7 +280,7 @@ func CheckSDKResult(t *testing.T, c SDKCheck, r SDKResult) {
 		require.Equal(t, c.WantStatus, body.StatusCode, "%s: error body %s", what, r.ErrorBody)
 		require.Equal(t, http.StatusText(c.WantStatus), body.Error, "%s: error body %s", what, r.ErrorBody)
 		t.Logf("%s: %s %d as it must: %v", r.Name, r.ErrorClass, r.Status, body.Message)
-		return
+		return nil
 	}
 	call := r.SDKCall
 	if call.Outcome == "response-validation" {
@@ -266,6 +294,7 @@ func CheckSDKResult(t *testing.T, c SDKCheck, r SDKResult) {
 	}
 	require.Equal(t, "ok", call.Outcome, "%s: %s", what, describeSDKCall(call))
 	lost, extra := SDKDroppedKeys(r.Func, call.DroppedKeys)
+	lost, met = knownDeviations(t, r, lost, known)
 	require.Empty(t, lost, "%s: the SDK's parse lost these keys of the body (a union matched the wrong member, or a field the SDK lacks)", what)
 	if len(extra) > 0 {
 		t.Logf("%s: keys the spec or the OpenAPI has and the SDK drops: %v", r.Name, extra)
@@ -280,4 +309,28 @@ func CheckSDKResult(t *testing.T, c SDKCheck, r SDKResult) {
 		c.Check(t, call.Result)
 	}
 	t.Logf("%s: ok, %d page(s), %d item(s), %d ms", r.Name, call.Pages, call.Items, r.DurationMs)
+	return met
+}
+
+// knownDeviations takes the keys of known deviations out of lost, logging
+// them, and returns the rest and which deviations they were.
+func knownDeviations(t *testing.T, r SDKResult, lost []string, known []SDKDeviation) (rest []string, met []int) {
+	t.Helper()
+	for _, k := range lost {
+		matched := false
+		for i, d := range known {
+			if d.Func == r.Func && d.Keys.MatchString(k) {
+				if !slices.Contains(met, i) {
+					met = append(met, i)
+					t.Logf("%s: known deviation, tolerated until fixed: %s", r.Name, d.Why)
+				}
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			rest = append(rest, k)
+		}
+	}
+	return rest, met
 }

@@ -2,6 +2,7 @@ package primary
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -51,8 +52,22 @@ func TestPrimarySDKConformance(t *testing.T) {
 	harness.RunSDKConformance(t, ctx, harness.SDKConformance{
 		Base: env.Base(t), Domain: "primary", InDomain: isPrimaryFunction,
 		Issue: "issue 18", IssueOperations: issue18Operations(), Pending: pendingOperations(),
-		MaxPages: 3, Checks: f.checks(t),
+		MaxPages: 3, Checks: f.checks(t), Known: knownDeviations(),
 	})
+}
+
+// knownDeviations are the served replies' known differences from the
+// SDK's schema that are not spec overrides; each is reported to be fixed
+// by the operation's owner, and the test fails once it is gone, so that it
+// leaves this list.
+func knownDeviations() []harness.SDKDeviation {
+	genesis := "blockchainInfo.genesisData of a CreateChainTx is the chain's genesis JSON object whole " +
+		"(handlers/primary/shaper.go genesisData): for a chain of a VM that is no EVM (the local network's avadata chain, " +
+		"key name) the OpenAPI wants the genesis as a string, and an EVM genesis has config members EvmGenesisConfigDto " +
+		"lacks (graniteTimestamp, apricotPhase1BlockTimestamp, daoForkBlock, ...); the SDK strips both"
+	return []harness.SDKDeviation{
+		{Func: "dataPrimaryNetworkTransactionsListLatest", Keys: regexp.MustCompile(`^transactions\[\]\.blockchainInfo\.genesisData\.`), Why: genesis},
+	}
 }
 
 // pendingOperations are the operations (operationIds, as in
@@ -93,11 +108,12 @@ func isPrimaryFunction(fn harness.SDKFunction) bool {
 	return strings.HasPrefix(fn.Func, "dataPrimaryNetwork") || fn.OperationID == "getAvaxSupply"
 }
 
-// TestPrimarySDKDropsOnlyAtomicStatus checks the one dropped key
-// TestPrimarySDKConformance tolerates is as narrow as it says (no
-// network): the status of an X- or C-chain atomic-memory balance, and
-// nothing else of a balance reply.
-func TestPrimarySDKDropsOnlyAtomicStatus(t *testing.T) {
+// TestPrimarySDKDroppedKeyRules checks the dropped keys
+// TestPrimarySDKConformance tolerates are as narrow as the harness says (no
+// network): the status of an X- or C-chain atomic-memory balance and
+// nothing else of a balance reply; an L1 validator's blsCredentials and
+// not a primary-network validator's.
+func TestPrimarySDKDroppedKeyRules(t *testing.T) {
 	const balances = "dataPrimaryNetworkBalancesListByAddresses"
 	for _, c := range []struct {
 		fn, key string
@@ -110,6 +126,11 @@ func TestPrimarySDKDropsOnlyAtomicStatus(t *testing.T) {
 		{balances, "balances.locked[].status", true},
 		{"dataPrimaryNetworkUtxosListByAddresses", "utxos[].status", true},
 		{"dataPrimaryNetworkTransactionsGet", "balances.atomicMemoryUnlocked[].status", true},
+		{"dataPrimaryNetworkTransactionsListLatest", "transactions[].l1ValidatorDetails[].blsCredentials.publicKey", false},
+		{"dataPrimaryNetworkTransactionsGet", "l1ValidatorDetails[].blsCredentials.proofOfPossession", false},
+		{"dataPrimaryNetworkListL1Validators", "validators[].blsCredentials.publicKey", false},
+		{"dataPrimaryNetworkListValidators", "validators[].blsCredentials.publicKey", true},
+		{"dataPrimaryNetworkTransactionsListLatest", "transactions[].blsCredentials.publicKey", true},
 	} {
 		lost, _ := harness.SDKDroppedKeys(c.fn, []string{c.key})
 		require.Equal(t, c.lost, len(lost) == 1, "%s %s", c.fn, c.key)
