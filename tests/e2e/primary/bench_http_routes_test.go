@@ -92,8 +92,8 @@ func BenchmarkPrimaryHTTPRoutes(b *testing.B) {
 type primaryHTTPBench struct {
 	net        *localnet.Network
 	load       *harness.HTTPLoad
-	holder     string   // the X-chain address holding the UTXOs ("X-local1...")
-	deepURL    string   // the holder's deep page
+	holder     string // the X-chain address holding the UTXOs ("X-local1...")
+	deepURL    string // the holder's deep page
 	validators []benchValidator
 	idleCPU    float64 // plugin CPU use before the load, % of a core
 }
@@ -174,7 +174,9 @@ func (f *primaryHTTPBench) validatorQueries() []url.Values {
 
 // loads are the benchmark's sides, in the order they run each round.
 func (f *primaryHTTPBench) loads() []httpBenchLoad {
-	get := func(ctx context.Context, u string) *http.Request { return harness.MustRequest(ctx, http.MethodGet, u, nil) }
+	get := func(ctx context.Context, u string) *http.Request {
+		return harness.MustRequest(ctx, http.MethodGet, u, nil)
+	}
 	var validatorURLs []string
 	for _, q := range f.validatorQueries() {
 		validatorURLs = append(validatorURLs, f.networkURL("validators", q))
@@ -188,7 +190,9 @@ func (f *primaryHTTPBench) loads() []httpBenchLoad {
 		{"tx", func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.txURL(f.validators[rng.IntN(len(f.validators))]))
 		}},
-		{"trivial", func(ctx context.Context, _ *rand.Rand) *http.Request { return get(ctx, f.net.BaseURL()+harness.BenchTrivialPath) }},
+		{"trivial", func(ctx context.Context, _ *rand.Rand) *http.Request {
+			return get(ctx, f.net.BaseURL()+harness.BenchTrivialPath)
+		}},
 	}
 }
 

@@ -287,7 +287,8 @@ func (f *sdkFixtures) networkChecks(t *testing.T) []sdkCheck {
 		call("validators", "dataPrimaryNetworkListValidators", at(sdkReq{"pageSize": 2})).Some().AllPages(30),
 		call("active validators", "dataPrimaryNetworkListValidators", at(sdkReq{"validationStatus": "active"})).Some(),
 		call("completed validators", "dataPrimaryNetworkListValidators", at(sdkReq{"validationStatus": "completed"})).Some(),
-		call("validators by a node ID's prefix", "dataPrimaryNetworkListValidators", at(sdkReq{"nodeIds": node[:14]})).
+		call("completed validators by a node ID's prefix", "dataPrimaryNetworkListValidators",
+			at(sdkReq{"nodeIds": node[:14], "validationStatus": "completed"})).
 			Some().Checked(listHas("validators", "nodeId", node)),
 		call("validators of the L1's subnet", "dataPrimaryNetworkListValidators", at(sdkReq{"subnetId": l1.subnetID.String()})),
 		call("active validators with room, fee, time and uptime filters", "dataPrimaryNetworkListValidators",
