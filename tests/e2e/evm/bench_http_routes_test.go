@@ -29,37 +29,31 @@ import (
 // minted to the holder (listErc20Balances' load).
 const httpBenchHeldTokens = 100
 
-// httpBenchLoad is one side of the benchmark: the requests it sends.
-type httpBenchLoad struct {
-	name string
-	next func(context.Context, *rand.Rand) *http.Request
-}
-
 // loads are the benchmark's sides, in the order they run each round.
-func (f *httpBench) loads() []httpBenchLoad {
+func (f *httpBench) loads() []harness.LoadSide {
 	get := func(ctx context.Context, u string) *http.Request {
 		return harness.MustRequest(ctx, http.MethodGet, u, nil)
 	}
-	return []httpBenchLoad{
-		{"page", func(ctx context.Context, rng *rand.Rand) *http.Request {
+	return []harness.LoadSide{
+		{Name: "page", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.listURL(f.addrs[rng.IntN(len(f.addrs))]))
 		}},
-		{"deep", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "deep", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.deepURLs[rng.IntN(len(f.deepURLs))])
 		}},
-		{"eth", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "eth", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return f.txByHash(ctx, f.realHashes[rng.IntN(len(f.realHashes))])
 		}},
-		{"tx", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "tx", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.txURL(f.realHashes[rng.IntN(len(f.realHashes))]))
 		}},
-		{"txsynth", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "txsynth", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.txURL(benchHash("tx", 1+rng.Uint64N(uint64(f.synthTxs)))))
 		}},
-		{"erc20", func(ctx context.Context, _ *rand.Rand) *http.Request {
+		{Name: "erc20", Next: func(ctx context.Context, _ *rand.Rand) *http.Request {
 			return get(ctx, f.erc20URL())
 		}},
-		{"trivial", func(ctx context.Context, _ *rand.Rand) *http.Request {
+		{Name: "trivial", Next: func(ctx context.Context, _ *rand.Rand) *http.Request {
 			return get(ctx, f.net.BaseURL()+harness.BenchTrivialPath)
 		}},
 	}

@@ -75,21 +75,10 @@ func BenchmarkEVMHTTPRoutesAt1M(b *testing.B) {
 
 	b.Run(fmt.Sprintf("clients=%d", httpBenchClients), func(b *testing.B) {
 		n := httpBenchRequests()
-		loads := f.loads()
-		results := make([]harness.LoadResult, len(loads))
-		for range b.N {
-			for i, load := range loads {
-				f.load.Run(b, ctx, n, &results[i], load.next)
-			}
-		}
-		b.StopTimer()
+		rates := f.load.RunSides(b, ctx, n, f.loads())
 		plugin := harness.ProcStatusKB(b, f.load.PluginPID(b, vm.ID.String()))
 		subnetEVM := harness.ProcStatusKB(b, f.load.PluginPID(b, localnet.SubnetEVMVMID.String()))
 		node := harness.ProcStatusKB(b, f.net.PID())
-		rates := map[string]float64{}
-		for i, load := range loads {
-			rates[load.name] = results[i].Report(b, load.name)
-		}
 		reportRatios(b, rates)
 		for unit, v := range map[string]float64{"bytes/tx": f.bytesPerTx, "write-tx/s": f.writeRate,
 			"plugin-idle-cpu-%": f.idleCPU, "plugin-idle-rss-MB": f.idleRSS / 1024, "plugin-rss-MB": plugin["VmRSS"] / 1024,

@@ -52,6 +52,30 @@ func NewHTTPLoad(net *localnet.Network, clients int, plugins ...LoadPlugin) *HTT
 // AvadataPlugin is avadata's plugin process.
 func AvadataPlugin() LoadPlugin { return LoadPlugin{Name: "avadata", VMID: vm.ID.String()} }
 
+// LoadSide is one side of an HTTP benchmark: the requests it sends.
+type LoadSide struct {
+	Name string
+	Next func(context.Context, *rand.Rand) *http.Request
+}
+
+// RunSides runs b.N rounds of the sides' loads, n requests each, the sides
+// in order in every round (so that whatever else the machine does weighs on
+// all alike), then reports each side and returns its rate (req/s) by name.
+func (l *HTTPLoad) RunSides(b *testing.B, ctx context.Context, n int, sides []LoadSide) map[string]float64 {
+	results := make([]LoadResult, len(sides))
+	for range b.N {
+		for i, side := range sides {
+			l.Run(b, ctx, n, &results[i], side.Next)
+		}
+	}
+	b.StopTimer()
+	rates := map[string]float64{}
+	for i, side := range sides {
+		rates[side.Name] = results[i].Report(b, side.Name)
+	}
+	return rates
+}
+
 // LoadResult is what the loads of one side measured.
 type LoadResult struct {
 	latencies []time.Duration

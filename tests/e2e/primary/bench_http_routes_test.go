@@ -64,22 +64,10 @@ func BenchmarkPrimaryHTTPRoutes(b *testing.B) {
 	b.Logf("setup took %s", time.Since(began).Round(time.Second))
 
 	b.Run(fmt.Sprintf("clients=%d", httpBenchClients), func(b *testing.B) {
-		n := httpBenchRequests()
-		loads := f.loads()
-		results := make([]harness.LoadResult, len(loads))
-		for range b.N {
-			for i, load := range loads {
-				f.load.Run(b, ctx, n, &results[i], load.next)
-			}
-		}
-		b.StopTimer()
-		rates := map[string]float64{}
-		for i, load := range loads {
-			rates[load.name] = results[i].Report(b, load.name)
-		}
-		for _, load := range loads {
-			if load.name != "trivial" && rates["trivial"] > 0 {
-				b.ReportMetric(rates[load.name]/rates["trivial"], load.name+"/trivial-x")
+		rates := f.load.RunSides(b, ctx, httpBenchRequests(), f.loads())
+		for side, rate := range rates {
+			if side != "trivial" && rates["trivial"] > 0 {
+				b.ReportMetric(rate/rates["trivial"], side+"/trivial-x")
 			}
 		}
 		plugin := harness.ProcStatusKB(b, f.load.PluginPID(b, vm.ID.String()))
@@ -96,12 +84,6 @@ type primaryHTTPBench struct {
 	deepURL    string // the holder's deep page
 	validators []benchValidator
 	idleCPU    float64 // plugin CPU use before the load, % of a core
-}
-
-// httpBenchLoad is one side of the benchmark: the requests it sends.
-type httpBenchLoad struct {
-	name string
-	next func(context.Context, *rand.Rand) *http.Request
 }
 
 func setupPrimaryHTTPBench(b *testing.B, ctx context.Context) *primaryHTTPBench {
@@ -173,7 +155,7 @@ func (f *primaryHTTPBench) validatorQueries() []url.Values {
 }
 
 // loads are the benchmark's sides, in the order they run each round.
-func (f *primaryHTTPBench) loads() []httpBenchLoad {
+func (f *primaryHTTPBench) loads() []harness.LoadSide {
 	get := func(ctx context.Context, u string) *http.Request {
 		return harness.MustRequest(ctx, http.MethodGet, u, nil)
 	}
@@ -181,16 +163,16 @@ func (f *primaryHTTPBench) loads() []httpBenchLoad {
 	for _, q := range f.validatorQueries() {
 		validatorURLs = append(validatorURLs, f.networkURL("validators", q))
 	}
-	return []httpBenchLoad{
-		{"utxos", func(ctx context.Context, _ *rand.Rand) *http.Request { return get(ctx, f.utxosURL()) }},
-		{"utxos-deep", func(ctx context.Context, _ *rand.Rand) *http.Request { return get(ctx, f.deepURL) }},
-		{"validators", func(ctx context.Context, rng *rand.Rand) *http.Request {
+	return []harness.LoadSide{
+		{Name: "utxos", Next: func(ctx context.Context, _ *rand.Rand) *http.Request { return get(ctx, f.utxosURL()) }},
+		{Name: "utxos-deep", Next: func(ctx context.Context, _ *rand.Rand) *http.Request { return get(ctx, f.deepURL) }},
+		{Name: "validators", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, validatorURLs[rng.IntN(len(validatorURLs))])
 		}},
-		{"tx", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "tx", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.txURL(f.validators[rng.IntN(len(f.validators))]))
 		}},
-		{"trivial", func(ctx context.Context, _ *rand.Rand) *http.Request {
+		{Name: "trivial", Next: func(ctx context.Context, _ *rand.Rand) *http.Request {
 			return get(ctx, f.net.BaseURL()+harness.BenchTrivialPath)
 		}},
 	}
