@@ -32,8 +32,9 @@ import (
 
 const (
 	// httpBenchOutputsPerTx is how many outputs one X-chain BaseTx pays
-	// the UTXO holder (about 80 bytes each).
-	httpBenchOutputsPerTx = 1000
+	// the UTXO holder: about 80 bytes each, and the X-chain takes txs of
+	// up to 64 KiB.
+	httpBenchOutputsPerTx = 700
 	// httpBenchFundingOutputs is how many outputs one P-chain BaseTx pays
 	// the validators' key: each costs a DB write of gas, and 100 keep a
 	// funding tx to a tenth of the P-chain's gas capacity.

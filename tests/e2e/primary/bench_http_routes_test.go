@@ -49,8 +49,8 @@ func httpBenchRequests() int { return harness.EnvInt("AVADATA_BENCH_PRIMARY_HTTP
 //   - tx: getTxByHash of the validators' AddPermissionlessValidatorTxs;
 //   - trivial: /v1/status.
 //
-// Everything served is real: the UTXOs are ten X-chain BaseTxs of 1,000
-// outputs each, and the validators are 2,000 AddPermissionlessValidatorTxs
+// Everything served is real: the UTXOs are 15 X-chain BaseTxs of 700
+// outputs each (the X-chain's largest tx is 64 KiB), and the validators are 2,000 AddPermissionlessValidatorTxs
 // the node accepted (about five minutes on a local network: the P-chain's
 // gas capacity admits about seven a second). The network is the
 // benchmark's own, started fresh. The setup runs once; the sub-benchmark
