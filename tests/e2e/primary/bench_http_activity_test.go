@@ -3,6 +3,7 @@ package primary
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,9 +37,9 @@ const (
 	// up to 64 KiB.
 	httpBenchOutputsPerTx = 700
 	// httpBenchFundingOutputs is how many outputs one P-chain BaseTx pays
-	// the validators' key: each costs a DB write of gas, and 100 keep a
-	// funding tx to a tenth of the P-chain's gas capacity.
-	httpBenchFundingOutputs = 100
+	// the validators' key: each costs a DB write of gas, and 50 keep a
+	// funding tx to a twentieth of the P-chain's gas capacity.
+	httpBenchFundingOutputs = 50
 	// httpBenchStake is a validator's least stake (the local network's
 	// minimum); validator i stakes i%10 AVAX more, so that their delegation
 	// capacities differ.
@@ -121,8 +122,12 @@ func issueValidators(b *testing.B, ctx context.Context, uri string, n int) []ben
 		vdr := &txs.SubnetValidator{Subnet: constants.PrimaryNetworkID, Validator: txs.Validator{
 			NodeID: id.NodeID, End: uint64(end.Add(time.Duration(i) * time.Second).Unix()), Wght: httpBenchStake + uint64(i%10)*units.Avax}}
 		shares := uint32(20_000 + (i*4_999)%480_000)
-		tx, err := w.IssueAddPermissionlessValidatorTx(vdr, id.PoP, pctx.AVAXAssetID, rewards, rewards, shares,
-			common.WithContext(ctx), common.WithAssumeDecided(), common.WithChangeOwner(change))
+		var tx *txs.Tx
+		err := whenCapacity(ctx, func() (err error) {
+			tx, err = w.IssueAddPermissionlessValidatorTx(vdr, id.PoP, pctx.AVAXAssetID, rewards, rewards, shares,
+				common.WithContext(ctx), common.WithAssumeDecided(), common.WithChangeOwner(change))
+			return err
+		})
 		if err != nil {
 			b.Fatalf("validator %d: %v", i, err)
 		}
@@ -148,8 +153,29 @@ func fundValidatorKey(b *testing.B, ctx context.Context, uri string, addr ids.Sh
 			outs = append(outs, &avax.TransferableOutput{Asset: avax.Asset{ID: avaxID},
 				Out: &secp256k1fx.TransferOutput{Amt: httpBenchStake + 10*units.Avax + httpBenchFeeRoom, OutputOwners: owner}})
 		}
-		if _, err := w.IssueBaseTx(outs, common.WithContext(ctx), common.WithPollFrequency(20*time.Millisecond)); err != nil {
+		err := whenCapacity(ctx, func() error {
+			_, err := w.IssueBaseTx(outs, common.WithContext(ctx), common.WithPollFrequency(20*time.Millisecond))
+			return err
+		})
+		if err != nil {
 			b.Fatalf("P BaseTx funding validators %d+: %v", paid, err)
+		}
+	}
+}
+
+// whenCapacity issues a P-chain tx, again and again while the node refuses
+// it for the chain's gas capacity: the node takes a tx only when the gas
+// the chain can spend now covers it, and the capacity refills each second.
+func whenCapacity(ctx context.Context, issue func() error) error {
+	for {
+		err := issue()
+		if err == nil || !strings.Contains(err.Error(), "exceeds current gas capacity") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last: %w)", ctx.Err(), err)
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
