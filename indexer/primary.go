@@ -39,6 +39,8 @@ func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.In
 		ChainOf: func(id ids.ID) (netinfo.Chain, bool) { c, ok := chainOf[id]; return c, ok },
 		IDOf:    info.ChainID,
 		Genesis: map[netinfo.Chain]*pdata.Block{},
+		// The burns need no more than the asset to count.
+		AVAXAssetID: info.AVAXAssetID,
 	}
 	if gen, ts, err := pchain.Genesis(info.NetworkID); err != nil {
 		log.Warn("indexing the P-chain without its genesis UTXOs", zap.Error(err))

@@ -3,8 +3,12 @@ package vm
 import (
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/avadata/avadata/handlers/evm"
 	"github.com/avadata/avadata/handlers/operations/exportjob"
+	"github.com/avadata/avadata/handlers/primary"
+	"github.com/avadata/avadata/indexer"
 	"github.com/avadata/avadata/indexer/store"
 )
 
@@ -38,5 +42,12 @@ func (vm *VM) newExports() *exportjob.Runner {
 	c := vm.config.Exports
 	cfg := exportjob.Config{Workers: c.Workers, MaxJobs: c.MaxJobs, MaxRows: c.MaxRows,
 		MaxRunTime: time.Duration(c.MaxRunTime), Lifetime: time.Duration(c.Lifetime), StepTxs: c.StepTxs}
-	return exportjob.New(vm.store, vm, evm.NewExportRows(), evm.ExportColumns(), cfg, vm.log, nil)
+	runner := exportjob.New(vm.store, vm, evm.NewExportRows(), evm.ExportColumns(), cfg, vm.log, nil)
+	// The primary-network exports read the txs as the primary listings do.
+	decode, err := indexer.TxDecoder()
+	if err != nil {
+		vm.log.Warn("running no primary-network exports", zap.Error(err))
+		return runner
+	}
+	return runner.WithPrimary(vm.store.PrimaryReader(decode), primary.NewExportRows(vm), primary.ExportColumns())
 }

@@ -26,10 +26,10 @@ const testnetName = "testnet"
 // IDs. "testnet" is the spec's second name for fuji.
 func networkNames() map[string]uint32 {
 	return map[string]uint32{
-		"mainnet": constants.MainnetID,
-		"fuji":    constants.FujiID,
+		"mainnet":   constants.MainnetID,
+		"fuji":      constants.FujiID,
 		testnetName: constants.FujiID,
-		"local":   constants.LocalID,
+		"local":     constants.LocalID,
 	}
 }
 

@@ -39,6 +39,10 @@ func NFTHolderPageSize() pageSizeRule {
 	return pageSizeRule{Default: 1000, Min: 1, Max: 5000}
 }
 
+// RegistryPageSize is the pageSize rule the OpenAPI gives listSubnets and
+// listBlockchains (the spec names none for them).
+func RegistryPageSize() pageSizeRule { return pageSizeRule{Default: 100, Min: 1, Max: 10000} }
+
 // parsePageSize reads pageSize under rule.
 func parsePageSize(q url.Values, rule pageSizeRule) (int, error) {
 	raw := q.Get(paramPageSize)

@@ -97,18 +97,7 @@ func parseContractAddresses(q url.Values) ([]common.Address, error) {
 func compareAddresses(a, b common.Address) int { return bytes.Compare(a[:], b[:]) }
 
 // parseBool reads a boolean parameter: true or false (any case).
-func parseBool(q url.Values, name string, def bool) (bool, error) {
-	switch raw := q.Get(name); strings.ToLower(raw) {
-	case "":
-		return def, nil
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
-	default:
-		return false, api.BadRequest("invalid %s %q: must be true or false (default %t)", name, api.Truncate(raw), def)
-	}
-}
+func parseBool(q url.Values, name string, def bool) (bool, error) { return api.ParseBool(q, name, def) }
 
 // listErc20BalancesResponse is the OpenAPI's ListErc20BalancesResponse.
 type listErc20BalancesResponse struct {

@@ -23,12 +23,19 @@ type Primary struct {
 	times          map[netinfo.Chain]map[uint64]int64 // height -> block time
 	BalanceEntries map[netinfo.Chain]map[ids.ShortID][]pdata.BalanceEntry
 	AssetList      map[ids.ID]pdata.Asset
+	// SubnetList and ChainList are the registry, in creation order (see
+	// AddSubnet, AddBlockchain).
+	SubnetList []pdata.Subnet
+	ChainList  []pdata.IndexedBlockchain
+	// Supply is what AvaxSupply answers.
+	Supply pdata.AvaxSupply
 
 	Err error // returned by every call when set
 
 	TxQueries     []pdata.TxQuery
 	BlockQueries  []pdata.BlockQuery
 	BalanceCalls  []balanceCall
+	UTXOQueries   []pdata.UTXOQuery
 	assetRequests [][]ids.ID
 }
 
@@ -96,7 +103,7 @@ func (f *Primary) Txs(ctx context.Context, chain netinfo.Chain, q pdata.TxQuery)
 	var out []pdata.IndexedTx
 	utxos := 0
 	for _, tx := range txs {
-		if !involvesAny(&tx, q.Addresses) || (len(q.Types) > 0 && !slices.Contains(q.Types, tx.Tx.Type)) ||
+		if !involvesAny(&tx, q.Addresses) || !touchesAsset(&tx, q.Asset) || (len(q.Types) > 0 && !slices.Contains(q.Types, tx.Tx.Type)) ||
 			tx.Pos.Height < q.FromHeight || (q.ToHeight != 0 && tx.Pos.Height >= q.ToHeight) || !afterPTx(q, tx.Pos) {
 			continue
 		}
@@ -149,6 +156,42 @@ func involvesAny(tx *pdata.IndexedTx, addrs []ids.ShortID) bool {
 		}
 	}
 	return false
+}
+
+// touchesAsset reports whether the tx consumes, produces or creates asset
+// (nil: any tx), or moves it to or from C-chain accounts.
+func touchesAsset(tx *pdata.IndexedTx, asset *ids.ID) bool {
+	if asset == nil || (tx.Tx.Asset != nil && tx.Tx.Asset.ID == *asset) {
+		return true
+	}
+	for _, u := range append(slices.Clone(tx.Consumed), tx.Produced...) {
+		if u.Asset == *asset {
+			return true
+		}
+	}
+	for _, a := range append(slices.Clone(tx.Tx.EVMInputs), tx.Tx.EVMOutputs...) {
+		if a.Asset == *asset {
+			return true
+		}
+	}
+	return false
+}
+
+// Tx finds a tx of any chain by its ID.
+func (f *Primary) Tx(ctx context.Context, id ids.ID) (pdata.IndexedTx, bool, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.Err != nil {
+		return pdata.IndexedTx{}, false, f.Err
+	}
+	for _, txs := range f.TxList {
+		for _, tx := range txs {
+			if tx.Tx.ID == id {
+				return tx, true, ctx.Err()
+			}
+		}
+	}
+	return pdata.IndexedTx{}, false, ctx.Err()
 }
 
 func (f *Primary) Balances(ctx context.Context, chain netinfo.Chain, addrs []ids.ShortID, at int64) ([]pdata.BalanceEntry, error) {
@@ -255,4 +298,10 @@ func (f *Vertices) VerticesAtHeight(_ context.Context, h uint64, desc bool, afte
 		})
 	}
 	return out[:min(len(out), limit)], nil
+}
+
+func (f *Primary) AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.Supply, f.Err
 }

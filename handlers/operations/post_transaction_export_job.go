@@ -34,8 +34,7 @@ const (
 )
 
 // The OpenAPI's export types: the EVM one, and the primary-network ones
-// (CreatePrimaryNetworkTransactionExportRequest), which avadata does not
-// export yet.
+// (CreatePrimaryNetworkTransactionExportRequest, primary_export_request.go).
 func primaryNetworkExportTypes() []string {
 	return []string{"TRANSACTION_EXPORT_PRIMARY_NETWORK", "TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING",
 		"TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE"}
@@ -57,15 +56,15 @@ func (s *server) parsePostTransactionExportJobRequest(r *http.Request) (exportjo
 	if err != nil {
 		return p, err
 	}
+	types := append([]string{operationTypeEVMExport}, primaryNetworkExportTypes()...)
 	switch {
 	case kind == operationTypeEVMExport:
 	case slices.Contains(primaryNetworkExportTypes(), kind):
-		return p, api.BadRequest("type %s: primary-network exports are not served by avadata %s yet; "+
-			"this node exports %s", kind, s.Version(), operationTypeEVMExport)
+		p.Primary = primaryExportKinds()[kind]
 	case kind == "":
-		return p, api.BadRequest("type is required: %s", operationTypeEVMExport)
+		return p, api.BadRequest("type is required: one of %s", api.QuoteList(types))
 	default:
-		return p, api.BadRequest("invalid type '%s': must be %s", api.Truncate(kind), operationTypeEVMExport)
+		return p, api.BadRequest("invalid type '%s': must be one of %s", api.Truncate(kind), api.QuoteList(types))
 	}
 	if p.FirstDay, err = dateField(fields, fieldFirstDate, fieldStartDate); err != nil {
 		return p, err
@@ -76,6 +75,9 @@ func (s *server) parsePostTransactionExportJobRequest(r *http.Request) (exportjo
 	if p.FirstDay != nil && p.LastDay != nil && p.LastDay.Before(*p.FirstDay) {
 		return p, api.BadRequest("invalid %s %s: it is before %s %s", fieldLastDate, p.LastDay.Format(time.DateOnly),
 			fieldFirstDate, p.FirstDay.Format(time.DateOnly))
+	}
+	if p.Primary != 0 {
+		return p, s.parsePrimaryExportOptions(fields[fieldOptions], &p)
 	}
 	if p.Chains, p.Addresses, err = s.parseExportOptions(fields[fieldOptions]); err != nil {
 		return p, err
@@ -190,11 +192,14 @@ func (s *server) servePostTransactionExportJob(w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return err
 	}
-	if s.exports == nil {
+	if s.exports == nil || (plan.Primary != 0 && !s.exports.ServesPrimary()) {
 		return s.NotServedYet(r)
 	}
 	for _, ci := range plan.Chains {
 		s.ReadsStream(heights, api.EVMChainStream(ci))
+	}
+	for _, chain := range plan.PrimaryChains {
+		s.ReadsChain(heights, chain)
 	}
 	spec, err := s.exports.Spec(r.Context(), plan)
 	if err != nil {

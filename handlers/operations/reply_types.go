@@ -62,7 +62,7 @@ func statusResponse(r *http.Request, j exportjob.Job) operationStatusResponse {
 	rec := j.Record
 	out := operationStatusResponse{
 		OperationID:        j.OperationID,
-		OperationType:      operationTypeEVMExport,
+		OperationType:      operationTypeOf(j.Spec),
 		OperationStatus:    operationStatus(rec.State),
 		Message:            rec.Message,
 		CreatedAtTimestamp: j.Spec.CreatedAt.Unix(),

@@ -23,6 +23,8 @@ type Exports interface {
 	Create(ctx context.Context, spec exportjob.Spec) (exportjob.Job, error)
 	Status(ctx context.Context, operationID string) (exportjob.Job, error)
 	Result(ctx context.Context, j exportjob.Job, fn func(part []byte) error) error
+	// ServesPrimary reports whether primary-network exports run.
+	ServesPrimary() bool
 }
 
 // server serves the operations.

@@ -17,9 +17,15 @@ import (
 // addresses as given (for page token filters) and their 20 bytes, in the
 // same order: the index keys X/P and EVM addresses alike by those bytes.
 func (s *server) parsePrimaryAddresses(q url.Values, name string, allowEVM bool) ([]string, []ids.ShortID, error) {
+	return s.parsePrimaryAddressList(q, name, api.MaxListEntries, allowEVM)
+}
+
+// parsePrimaryAddressList is parsePrimaryAddresses with a bound of its own
+// on the number of addresses (the V2 operations take more).
+func (s *server) parsePrimaryAddressList(q url.Values, name string, maxItems int, allowEVM bool) ([]string, []ids.ShortID, error) {
 	hrp := s.Network().HRP()
 	decoded := make(map[string]ids.ShortID)
-	items, err := api.ParseList(q, name, api.MaxListEntries, func(item string) error {
+	items, err := api.ParseList(q, name, maxItems, func(item string) error {
 		if !strings.HasPrefix(item, "0x") && !strings.HasPrefix(item, "0X") {
 			b, err := api.ParsePrimaryAddress(item, hrp)
 			if err != nil {

@@ -21,9 +21,9 @@ import (
 // without addresses (the parameter is optional in the hosted API) gets
 // only empty arrays.
 
-// atomicStatusPendingImport is the status of a P-chain atomic memory
-// balance: UTXOs exported to the P-chain that no ImportTx took yet. The
-// hosted API's status is a free string whose values it does not list.
+// atomicStatusPendingImport is the status of an atomic memory balance:
+// UTXOs exported to the chain that no ImportTx took yet. The hosted API's
+// status is a free string whose values it does not list.
 const atomicStatusPendingImport = "pendingImport"
 
 // getBalancesByAddressesRequest is the validated input of
@@ -127,16 +127,21 @@ func (l *balanceList) aggregated(v *shaper) []aggregatedAssetAmount {
 	return out
 }
 
-// shared shows atomic memory balances; status is set on the P-chain only
-// (PChainSharedAsset has it, the X- and C-chain shapes do not).
-func (l *balanceList) shared(v *shaper, status string) []sharedAssetAmount {
+// shared shows atomic memory balances. Every chain's carry
+// sharedWithChainId and status, as the spec has them: the OpenAPI's X- and
+// C-chain shapes (XChainSharedAssetBalance, CChainSharedAssetBalance) lack
+// status, but the SDK strips a key its schema does not know, and the X and
+// C replies cannot pass for the P-chain member of its balances union (that
+// one needs six arrays they do not have), so the status costs the SDK
+// nothing.
+func (l *balanceList) shared(v *shaper) []sharedAssetAmount {
 	out := make([]sharedAssetAmount, len(l.order))
 	for i, key := range l.order {
 		sum := l.sums[key]
 		out[i] = sharedAssetAmount{
 			aggregatedAssetAmount: aggregatedAssetAmount{assetAmount: v.assetAmount(key.asset, sum.amount, false), UTXOCount: sum.utxos},
 			SharedWithChainID:     key.sharedWith.String(),
-			Status:                status,
+			Status:                atomicStatusPendingImport,
 		}
 	}
 	return out
@@ -165,22 +170,22 @@ func (v *shaper) balances(entries []pdata.BalanceEntry) any {
 			LockedStakeable:      lists[pdata.LockedStakeable].aggregated(v),
 			LockedStaked:         lists[pdata.LockedStaked].aggregated(v),
 			PendingStaked:        lists[pdata.PendingStaked].aggregated(v),
-			AtomicMemoryUnlocked: lists[pdata.AtomicMemoryUnlocked].shared(v, atomicStatusPendingImport),
-			AtomicMemoryLocked:   lists[pdata.AtomicMemoryLocked].shared(v, atomicStatusPendingImport),
+			AtomicMemoryUnlocked: lists[pdata.AtomicMemoryUnlocked].shared(v),
+			AtomicMemoryLocked:   lists[pdata.AtomicMemoryLocked].shared(v),
 		}
 	case netinfo.X:
 		return xChainBalances{
 			Locked:               lists[pdata.LockedPlatform].aggregated(v),
 			Unlocked:             lists[pdata.UnlockedUnstaked].aggregated(v),
-			AtomicMemoryUnlocked: lists[pdata.AtomicMemoryUnlocked].shared(v, ""),
-			AtomicMemoryLocked:   lists[pdata.AtomicMemoryLocked].shared(v, ""),
+			AtomicMemoryUnlocked: lists[pdata.AtomicMemoryUnlocked].shared(v),
+			AtomicMemoryLocked:   lists[pdata.AtomicMemoryLocked].shared(v),
 		}
 	default:
 		// The C-chain's own balances are account balances; only its
 		// atomic memory is a UTXO balance.
 		return cChainAtomicBalances{
-			AtomicMemoryUnlocked: lists[pdata.AtomicMemoryUnlocked].shared(v, ""),
-			AtomicMemoryLocked:   lists[pdata.AtomicMemoryLocked].shared(v, ""),
+			AtomicMemoryUnlocked: lists[pdata.AtomicMemoryUnlocked].shared(v),
+			AtomicMemoryLocked:   lists[pdata.AtomicMemoryLocked].shared(v),
 		}
 	}
 }

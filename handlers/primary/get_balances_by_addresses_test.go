@@ -22,11 +22,9 @@ func avaxBalance(amount string, utxos int) map[string]any {
 		"denomination": float64(9), "type": "secp256k1", "amount": amount, "utxoCount": float64(utxos)}
 }
 
-func withShared(m map[string]any, chain ids.ID, status string) map[string]any {
+func withShared(m map[string]any, chain ids.ID) map[string]any {
 	m["sharedWithChainId"] = chain.String()
-	if status != "" {
-		m["status"] = status
-	}
+	m["status"] = "pendingImport"
 	return m
 }
 
@@ -43,7 +41,7 @@ func TestGetPChainBalances(t *testing.T) {
 		"lockedStakeable":      []any{avaxBalance("498000000", 1)},
 		"lockedStaked":         []any{},
 		"pendingStaked":        []any{},
-		"atomicMemoryUnlocked": []any{withShared(avaxBalance("5", 1), x, "pendingImport")},
+		"atomicMemoryUnlocked": []any{withShared(avaxBalance("5", 1), x)},
 		"atomicMemoryLocked":   []any{},
 	}, body["balances"])
 
@@ -74,8 +72,8 @@ func TestGetCChainAtomicBalances(t *testing.T) {
 	body := srv.GetBody(t, cBalancesPath+"?addresses="+handlertest.EVMAddr)
 	require.Equal(t, map[string]any{
 		"atomicMemoryUnlocked": []any{},
-		"atomicMemoryLocked":   []any{withShared(avaxBalance("3", 2), fakenet.Info().ChainID(netinfo.X), "")},
-	}, body["balances"], "only atomic memory, and without status")
+		"atomicMemoryLocked":   []any{withShared(avaxBalance("3", 2), fakenet.Info().ChainID(netinfo.X))},
+	}, body["balances"], "only atomic memory, with sharedWithChainId and status as the spec has them")
 	require.Equal(t, []ids.ShortID{handlertest.CAlice}, srv.Fakes.Primary.BalanceCalls[0].Addrs)
 }
 

@@ -187,20 +187,32 @@ func (s *server) writeTxPage(w http.ResponseWriter, r *http.Request, chain netin
 			return err
 		}
 	}
-	shapes, err := s.newShaper(ctx, chain, txAssets(txs, s.Network().AVAXAssetID))
+	shaped, err := s.shapeTxs(ctx, chain, txs)
 	if err != nil {
 		return err
 	}
-	if chain == netinfo.P {
-		if shapes.stakers, err = s.pageStakersOf(ctx, txs); err != nil {
-			return err
-		}
-	}
-	for i := range txs {
-		resp.Transactions = append(resp.Transactions, shapes.primaryTx(&txs[i]))
-	}
+	resp.Transactions = append(resp.Transactions, shaped...)
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
+}
+
+// shapeTxs shapes txs of chain as every tx reply shows them (a listing's
+// page, or one tx by its hash).
+func (s *server) shapeTxs(ctx context.Context, chain netinfo.Chain, txs []pdata.IndexedTx) ([]any, error) {
+	shapes, err := s.newShaper(ctx, chain, txAssets(txs, s.Network().AVAXAssetID))
+	if err != nil {
+		return nil, err
+	}
+	if chain == netinfo.P {
+		if shapes.stakers, err = s.pageStakersOf(ctx, txs); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]any, len(txs))
+	for i := range txs {
+		out[i] = shapes.primaryTx(&txs[i])
+	}
+	return out, nil
 }
 
 // l1TypesOf narrows the requested types (none: all) to the L1 validator

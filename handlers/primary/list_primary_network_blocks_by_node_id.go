@@ -1,6 +1,7 @@
 package primary
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"net/http"
@@ -50,40 +51,75 @@ func (s *server) serveListPrimaryNetworkBlocksByNodeId(w http.ResponseWriter, r 
 	if err != nil {
 		return err
 	}
+	return s.serveBlockPage(w, r, req.Chain, req.Time, req.Page, func(ctx context.Context, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
+		q.NodeID = req.NodeID
+		blocks, err := s.reader.BlocksByProposer(ctx, req.Chain, q)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s blocks of %s: %w", req.Chain, req.NodeID, err)
+		}
+		return blocks, nil
+	})
+}
+
+// serveBlockPage writes one page of a block listing, newest first, within
+// the time range: list reads the blocks q selects (one more than the page,
+// to know whether another follows). The token carries the height of the
+// page's last block, so later pages go on below it whatever arrives above.
+func (s *server) serveBlockPage(w http.ResponseWriter, r *http.Request, chain netinfo.Chain, tr api.TimestampRange, pg api.Page,
+	list func(ctx context.Context, q pdata.BlockQuery) ([]pdata.IndexedBlock, error),
+) error {
 	ctx := r.Context()
-	after, err := api.ResumeAfter(req.Page, decodeBlockHeight)
+	after, err := api.ResumeAfter(pg, decodeBlockHeight)
 	if err != nil {
 		return err
 	}
-	resp := listPrimaryBlocksResponse{Blocks: []primaryNetworkBlock{}, ChainInfo: newPrimaryChainInfo(r, req.Chain)}
-	q := pdata.BlockQuery{NodeID: req.NodeID, Desc: true, Limit: req.Page.Size + 1}
+	resp := listPrimaryBlocksResponse{Blocks: []primaryNetworkBlock{}, ChainInfo: newPrimaryChainInfo(r, chain)}
+	q := pdata.BlockQuery{Desc: true, Limit: pg.Size + 1}
 	if after != nil {
 		q.After = *after
 	}
 	var empty bool
-	if q.FromHeight, q.ToHeight, empty, err = s.heightRange(ctx, req.Chain, req.Time); err != nil {
+	if q.FromHeight, q.ToHeight, empty, err = s.blockHeightRange(ctx, chain, tr); err != nil {
 		return err
 	}
 	if !empty {
-		blocks, err := s.reader.BlocksByProposer(ctx, req.Chain, q)
+		blocks, err := list(ctx, q)
 		if err != nil {
-			return fmt.Errorf("listing %s blocks of %s: %w", req.Chain, req.NodeID, err)
+			return err
 		}
-		blocks, more := api.TrimPage(blocks, req.Page.Size)
+		blocks, more := api.TrimPage(blocks, pg.Size)
 		if more {
 			last := blocks[len(blocks)-1].Number
-			s.PageReaches(req.Page, req.Chain, last)
-			if resp.NextPageToken, err = s.NextPageToken(req.Page, int64(last), encodeBlockHeight(last)); err != nil {
+			s.PageReaches(pg, chain, last)
+			if resp.NextPageToken, err = s.NextPageToken(pg, int64(last), encodeBlockHeight(last)); err != nil {
 				return err
 			}
 		}
-		shapes := &shaper{node: s.Network(), chain: req.Chain}
+		shapes := &shaper{node: s.Network(), chain: chain}
 		for i := range blocks {
 			resp.Blocks = append(resp.Blocks, shapes.block(&blocks[i]))
 		}
 	}
 	api.WriteJSON(w, http.StatusOK, resp)
 	return nil
+}
+
+// blockHeightRange is heightRange for a block listing, which shows the
+// genesis block (height 0) too: heightRange's bounds cannot tell it from
+// "no block" (a range that starts after the genesis but before block 1
+// starts at 0), so the genesis block's own time decides whether it is in.
+func (s *server) blockHeightRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) (from, to uint64, empty bool, err error) {
+	if from, to, empty, err = s.heightRange(ctx, chain, tr); err != nil || empty || from > 0 || (!tr.Start.Set && !tr.End.Set) {
+		return from, to, empty, err
+	}
+	genesis, err := s.reader.Blocks(ctx, chain, pdata.BlockQuery{ToHeight: 1, Limit: 1})
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("reading the %s genesis block: %w", chain, err)
+	}
+	if len(genesis) == 1 && ((tr.Start.Set && genesis[0].Time < tr.Start.Value) || (tr.End.Set && genesis[0].Time > tr.End.Value)) {
+		from = 1
+	}
+	return from, to, to != 0 && from >= to, nil
 }
 
 // block shapes one block summary. Transactions are tx IDs in cb58 (C-chain

@@ -265,12 +265,13 @@ type aggregatedAssetAmount struct {
 	UTXOCount int `json:"utxoCount"`
 }
 
-// sharedAssetAmount is the OpenAPI's PChainSharedAsset (with Status) and
-// XChainSharedAssetBalance / CChainSharedAssetBalance (without).
+// sharedAssetAmount is the OpenAPI's PChainSharedAsset, and the spec's
+// atomic memory balance of every chain (the OpenAPI's
+// XChainSharedAssetBalance / CChainSharedAssetBalance lack status).
 type sharedAssetAmount struct {
 	aggregatedAssetAmount
 	SharedWithChainID string `json:"sharedWithChainId"`
-	Status            string `json:"status,omitempty"`
+	Status            string `json:"status"`
 }
 
 // pChainBalance is the OpenAPI's PChainBalance.

@@ -19,11 +19,30 @@ const (
 	routeListHistoricalPrimaryNetworkRewards         = "listHistoricalPrimaryNetworkRewards"
 	routeGetSingleValidatorDetails                   = "getSingleValidatorDetails"
 	routeListDelegators                              = "listDelegators"
+	routeListLatestPrimaryNetworkBlocks              = "listLatestPrimaryNetworkBlocks"
+	routeGetBlockById                                = "getBlockById"
+	routeGetVertexByHash                             = "getVertexByHash"
+	routeListSubnets                                 = "listSubnets"
+	routeGetSubnetById                               = "getSubnetById"
+	routeListBlockchains                             = "listBlockchains"
+	routeGetBlockchainById                           = "getBlockchainById"
+	routeGetTxByHash                                 = "getTxByHash"
+	routeGetAssetDetails                             = "getAssetDetails"
+	routeListAssetTransactions                       = "listAssetTransactions"
+	routeGetAvaxSupply                               = "getAvaxSupply"
+	routeGetUtxosByAddresses                         = "getUtxosByAddresses"
+	routeGetUtxosByAddressesV2                       = "getUtxosByAddressesV2"
+	routeGetLastActivityTimestampByAddresses         = "getLastActivityTimestampByAddresses"
+	routeGetLastActivityTimestampByAddressesV2       = "getLastActivityTimestampByAddressesV2"
+	routeGetChainIdsForAddresses                     = "getChainIdsForAddresses"
 )
 
 // Query parameters of several operations.
 const (
 	paramL1ValidationID = "l1ValidationId"
+	// paramAssetID is the {assetId} path parameter of the asset operations
+	// and the assetId filter of the UTXO listings.
+	paramAssetID        = "assetId"
 	paramBlockTimestamp = "blockTimestamp"
 	paramVertexHeight   = "vertexHeight"
 )
@@ -78,5 +97,56 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/delegators",
 			Summary: "delegators of the primary network",
 			Handler: s.Adapt(s.serveListDelegators)},
+		{Name: routeListLatestPrimaryNetworkBlocks, Method: http.MethodGet, Path: base + "/blocks",
+			Summary: "latest blocks of the P or X chain",
+			Handler: s.Adapt(s.serveListLatestPrimaryNetworkBlocks)},
+		{Name: routeGetBlockById, Method: http.MethodGet, Path: base + "/blocks/{blockId}",
+			Summary: "a P- or X-chain block by height or ID",
+			Handler: s.Adapt(s.serveGetBlockById)},
+		{Name: routeGetVertexByHash, Method: http.MethodGet, Path: base + "/vertices/{vertexHash}",
+			Summary: "an X-chain vertex by ID",
+			Handler: s.Adapt(s.serveGetVertexByHash)},
+		{Name: routeListSubnets, Method: http.MethodGet, Path: "/v1/networks/{network}/subnets",
+			Summary: "subnets and L1s with their owners and blockchains",
+			Handler: s.Adapt(s.serveListSubnets)},
+		{Name: routeGetSubnetById, Method: http.MethodGet, Path: "/v1/networks/{network}/subnets/{subnetId}",
+			Summary: "one subnet or L1 with its owner and blockchains",
+			Handler: s.Adapt(s.serveGetSubnetByID)},
+		{Name: routeListBlockchains, Method: http.MethodGet, Path: "/v1/networks/{network}/blockchains",
+			Summary: "blockchains of every subnet",
+			Handler: s.Adapt(s.serveListBlockchains)},
+		{Name: routeGetBlockchainById, Method: http.MethodGet, Path: base,
+			Summary: "one blockchain",
+			Handler: s.Adapt(s.serveGetBlockchainByID)},
+		{Name: routeGetTxByHash, Method: http.MethodGet, Path: base + "/transactions/{txHash}",
+			Summary: "one transaction of the P, X or C chain",
+			Handler: s.Adapt(s.serveGetTxByHash)},
+		{Name: routeGetAssetDetails, Method: http.MethodGet, Path: base + "/assets/{assetId}",
+			Summary: "an X-chain asset",
+			Handler: s.Adapt(s.serveGetAssetDetails)},
+		{Name: routeListAssetTransactions, Method: http.MethodGet, Path: base + "/assets/{assetId}/transactions",
+			Summary: "transactions of an X-chain asset",
+			Handler: s.Adapt(s.serveListAssetTransactions)},
+		{Name: routeGetAvaxSupply, Method: http.MethodGet, Path: "/v1/avax/supply",
+			Summary: "AVAX supply, staked and burned",
+			Handler: s.Adapt(s.serveGetAvaxSupply)},
+		{Name: routeGetUtxosByAddresses, Method: http.MethodGet, Path: base + "/utxos",
+			Summary: "UTXOs of addresses on the P, X or C chain",
+			Handler: s.Adapt(s.serveGetUtxosByAddresses)},
+		{Name: routeGetUtxosByAddressesV2, Method: http.MethodPost, Path: base + "/utxos",
+			Summary: "UTXOs of addresses given in the body",
+			Handler: s.Adapt(s.serveGetUtxosByAddressesV2)},
+		{Name: routeGetLastActivityTimestampByAddresses, Method: http.MethodGet,
+			Path:    base + "/lastActivityTimestampByAddresses",
+			Summary: "newest activity of addresses on a chain",
+			Handler: s.Adapt(s.serveGetLastActivityTimestampByAddresses)},
+		{Name: routeGetLastActivityTimestampByAddressesV2, Method: http.MethodPost,
+			Path:    base + "/lastActivityTimestampByAddresses",
+			Summary: "newest activity of addresses given in the body",
+			Handler: s.Adapt(s.serveGetLastActivityTimestampByAddressesV2)},
+		{Name: routeGetChainIdsForAddresses, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/addresses:listChainIds",
+			Summary: "primary chains each address has activity on",
+			Handler: s.Adapt(s.serveGetChainIdsForAddresses)},
 	}
 }

@@ -21,6 +21,9 @@ type VertexReader interface {
 	// VerticesAtHeight lists the vertices of one DAG height by acceptance
 	// index, descending when desc.
 	VerticesAtHeight(ctx context.Context, dagHeight uint64, desc bool, after *uint64, limit int) ([]pdata.Vertex, error)
+	// VertexByID returns the vertex with that ID; false when none is
+	// indexed.
+	VertexByID(ctx context.Context, id ids.ID) (pdata.Vertex, bool, error)
 }
 
 // Reader serves the primary-network endpoints from the index
@@ -39,6 +42,37 @@ type Reader interface {
 	// HeightAtTime returns the height of the last block of chain with a
 	// time <= ts (0 when none), turning timestamp bounds into heights.
 	HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error)
+	// Blocks lists chain's blocks (P or X) by height as q selects them
+	// (q.NodeID is not a filter).
+	Blocks(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error)
+	// BlockByID returns chain's block (P or X) with that (outer) ID; false
+	// when none is indexed.
+	BlockByID(ctx context.Context, chain netinfo.Chain, id ids.ID) (pdata.IndexedBlock, bool, error)
+	// Subnet returns a subnet with its blockchains; found is false when the
+	// index holds none.
+	Subnet(ctx context.Context, id ids.ID) (pdata.Subnet, bool, error)
+	// Subnets lists subnets, with their blockchains, in creation order.
+	Subnets(ctx context.Context, q pdata.RegistryQuery) ([]pdata.Subnet, error)
+	// Blockchain returns a blockchain; found is false when the index holds
+	// none.
+	Blockchain(ctx context.Context, id ids.ID) (pdata.IndexedBlockchain, bool, error)
+	// Blockchains lists blockchains in creation order.
+	Blockchains(ctx context.Context, q pdata.RegistryQuery) ([]pdata.IndexedBlockchain, error)
+	// Tx reads one tx by its ID, as Txs lists it; found is false when the
+	// index holds no tx of that ID on any chain.
+	Tx(ctx context.Context, id ids.ID) (tx pdata.IndexedTx, found bool, err error)
+	// AvaxSupply is the supply and the burns after the last indexed block
+	// of each primary-network chain.
+	AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error)
+	// UTXOs lists the UTXOs chain holds (its own and its atomic memory's)
+	// for any of q.Addresses, each once.
+	UTXOs(ctx context.Context, chain netinfo.Chain, q pdata.UTXOQuery) (pdata.UTXOPage, error)
+	// LastActivity is the newest tx of chain that involves any of addrs;
+	// false when none does.
+	LastActivity(ctx context.Context, chain netinfo.Chain, addrs []ids.ShortID) (pdata.AddressActivity, bool, error)
+	// ChainsWithActivity lists, per address, the chains among chains on
+	// which it has a tx or a UTXO.
+	ChainsWithActivity(ctx context.Context, addrs []ids.ShortID, chains []netinfo.Chain) ([][]netinfo.Chain, error)
 }
 
 // StakingReader serves the staking endpoints from the index

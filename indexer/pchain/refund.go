@@ -57,6 +57,7 @@ func (s *Source) resolveRefund(ctx context.Context, tx *pdata.Tx) error {
 		return err
 	}
 	tx.Produced = append(tx.Produced, refund)
+	tx.L1Refund = true
 	return nil
 }
 

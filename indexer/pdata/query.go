@@ -39,6 +39,10 @@ type TxQuery struct {
 	// (listLatestPrimaryNetworkTransactions may return fewer txs than the
 	// page size once their UTXOs reach a threshold).
 	MaxUTXOs int
+	// Asset, when set, keeps the txs that consume, produce or create the
+	// asset (or move it to or from C-chain accounts) instead of filtering
+	// by Addresses.
+	Asset *ids.ID
 }
 
 // IndexedTx is a tx with its place in the chain and its UTXOs as the index

@@ -58,6 +58,11 @@ type Tx struct {
 	ValidationID ids.ID
 
 	Asset *Asset // CreateAssetTx: the asset it creates
+
+	// L1Refund says the last of Produced is an L1 validator's refunded
+	// balance (DisableL1ValidatorTx, SetL1ValidatorWeightTx to 0), which
+	// P-chain state pays, not the tx's inputs.
+	L1Refund bool
 }
 
 // Input is one spent UTXO as the spending tx names it.

@@ -186,6 +186,9 @@ type blockTxn struct {
 	// l1fees is the L1 validator fee state after the last P-chain block
 	// this transaction wrote (l1fees.go).
 	l1fees l1FeeState
+	// burns are the chain's burn totals after the last block this
+	// transaction wrote (burns.go).
+	burns burnState
 	// prev is the stored record of block prevHeight (nil: not stored),
 	// read once for the chain time, the supply and the L1 fees that the
 	// transaction's first block carries on from.

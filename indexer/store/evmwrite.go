@@ -51,7 +51,17 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 		}
 	}
 	// C-chain atomic txs go to the primary-network rows (primarytx.go).
-	return writeAtomicTxs(txn, w.s.network(), w.chain, b)
+	net := w.s.network()
+	if err := writeAtomicTxs(txn, net, w.chain, b); err != nil {
+		return err
+	}
+	if err := loadBurns(txn, net, b.Number); err != nil {
+		return err
+	}
+	if err := writeCBurns(txn, net, b, derived.FeesSpent); err != nil {
+		return fmt.Errorf("%s burns at block %d: %w", w.chain, b.Number, err)
+	}
+	return nil
 }
 
 func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error {

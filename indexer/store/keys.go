@@ -28,12 +28,21 @@ import (
 //	                                                         produced UTXO, signer, reward owner, EVM account)
 //	0x12  pchtx | chain | height(8) | index(4)               txID(32): the chain's txs in order
 //	0x13  asset | assetID(32)                                asset description (name, symbol, denomination, type)
+//	0x14  passet | chain | assetID(32) | height(8) | index(4)   txID(32): the tx consumes, produces or creates the
+//	                                                         asset (or moves it to or from C-chain accounts); the
+//	                                                         asset's txs in order (assettx.go)
 //	0x20  utxo | utxoID(32)                                  UTXO creation (utxorows.go): created chain, creating tx,
 //	                                                         height, time, hold chain, pdata.UTXO fields, unstaked time
 //	0x21  spent | utxoID(32)                                 UTXO consumption: consuming chain, tx, height, time
 //	0x22  uaddr | holdChain | addr(20) | utxoID(32)          balance row of one owner: asset, amount, created and
 //	                                                         consumed time, locktimes, stake period, unstaked time,
 //	                                                         atomic flag + source chain ID (a function of 0x20 + 0x21)
+//	0x23  utime | holdChain | addr(20) | createdTime(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by
+//	                                                         creation time (utxolist.go; written beside each 0x22 row)
+//	0x24  uamt | holdChain | addr(20) | amount(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by amount
+//	0x25  utimeu | holdChain | addr(20) | createdTime(8) | utxoID(32)   as 0x23, for unspent UTXOs only (deleted
+//	                                                         when the UTXO is consumed)
+//	0x26  uamtu | holdChain | addr(20) | amount(8) | utxoID(32)   as 0x24, for unspent UTXOs only
 //	0x30  staker | stakingTxID(32)                           staker record (stakerrows.go): staking tx type, block,
 //	                                                         pdata.Staker, then how it ended: reward tx, time,
 //	                                                         outcome, rewards and their owners by reward type;
@@ -66,6 +75,27 @@ import (
 //	0x43  vtxh | dagHeight(8) | index(8)                     "" : the vertex at that index has that DAG height
 //	0x44  vtxtx | txID(32) | index(8)                        "" : the vertex at that acceptance index holds the
 //	                                                         DAG-era X-chain tx (dagtx.go; a tx may be in several)
+//	0x45  bid | chain | blockID(32)                          height(8) of the P/X block with that (outer) ID
+//	                                                         (blockid.go)
+//	0x46  vtxid | vertexID(32)                               acceptance index(8) of the X-chain DAG vertex
+//	                                                         (vertex.go)
+//	0x50  subnet | subnetID(32)                              subnet record (subnetrows.go): creating tx's place and
+//	                                                         time, current owner, ConvertSubnetToL1Tx ID and validator
+//	                                                         manager (the primary network's is written at genesis)
+//	0x51  chain | blockchainID(32)                           blockchain record (subnetrows.go): subnet, creating tx's
+//	                                                         place and time, name, VM ID, genesis bytes (the P-chain's
+//	                                                         own is written at genesis)
+//	0x52  subchain | subnetID(32) | height(8) | index(4) | blockchainID(32)   "" : a blockchain of the subnet, in
+//	                                                         creation order
+//	0x53  subord | height(8) | index(4) | subnetID(32)       "" : every subnet in creation order
+//	0x54  chainord | height(8) | index(4) | blockchainID(32)   "" : every blockchain in creation order
+//	0x60  pburn | height(8)                                  P-chain AVAX burned up to the block (burns.go): tx fees,
+//	                                                         L1 validator balances deposited and refunded, and the
+//	                                                         active L1 validators' summed EndAccumulatedFee
+//	0x61  xburn | height(8)                                  X-chain AVAX burned by the linear chain's txs up to the
+//	                                                         block (burns.go)
+//	0x62  cburn | height(8)                                  C-chain AVAX burned up to the block (burns.go): by atomic
+//	                                                         txs (nAVAX) and by EVM tx fees (wei)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -112,9 +142,9 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation.
+// aggregation; 0x63-0x64 the burns of the pre-Cortina X-chain DAG.
 //
-// Vertex rows (0x42-0x44) are the X-chain's only and carry no chain byte;
+// Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
 // writes the vertices' txs through the primary tx rows (0x10-0x13,
 // 0x20-0x22) like any X-chain tx, placed where the DAG sits in the chain's
@@ -132,12 +162,16 @@ import (
 // (l1fees.go: the previous block record's, the active L1 validator rows
 // 0x38-0x39): they rely on each block being committed exactly once, with
 // the cursor (commit.go). So does the EVM block row's cumulative tx count
-// (the previous block row's count plus the block's txs, evmblocks.go).
+// (the previous block row's count plus the block's txs, evmblocks.go), and
+// the burn totals (0x60-0x62, burns.go: the previous row's plus the
+// block's).
 //
 // UTXO rows (0x20, 0x21) are keyed by UTXO ID alone: an exported UTXO is
 // created by one chain's writer and consumed by another's, and both find it
 // there. Balance rows (0x22) sit under the chain that holds the UTXO: the
 // creating chain, or for an export the destination chain's atomic memory.
+// The listing rows (0x23-0x26) sit beside the balance rows, under the same
+// chain, and are written with them.
 const (
 	tagMeta     byte = 0x00
 	tagCursor   byte = 0x01
@@ -146,9 +180,14 @@ const (
 	tagPAddr    byte = 0x11
 	tagPChainTx byte = 0x12
 	tagAsset    byte = 0x13
+	tagPAsset   byte = 0x14
 	tagUTXO     byte = 0x20
 	tagSpent    byte = 0x21
 	tagUAddr    byte = 0x22
+	tagUTime    byte = 0x23
+	tagUAmt     byte = 0x24
+	tagUTimeU   byte = 0x25
+	tagUAmtU    byte = 0x26
 	tagStaker   byte = 0x30
 	tagStkNode  byte = 0x31
 	tagStkAddr  byte = 0x32
@@ -164,6 +203,16 @@ const (
 	tagVertex   byte = 0x42
 	tagVtxH     byte = 0x43
 	tagVtxTx    byte = 0x44
+	tagBlockID  byte = 0x45
+	tagVtxID    byte = 0x46
+	tagSubnet   byte = 0x50
+	tagChain    byte = 0x51
+	tagSubChain byte = 0x52
+	tagSubOrder byte = 0x53
+	tagChnOrder byte = 0x54
+	tagPBurn    byte = 0x60
+	tagXBurn    byte = 0x61
+	tagCBurn    byte = 0x62
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -223,8 +272,11 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // row lacks it. 9: the EVM activity, address-token, deployer and block-hash
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
-// holds.)
-const SchemaVersion uint32 = 9
+// holds. 10: the asset tx rows (0x14), the UTXO listing rows (0x23-0x26),
+// the block-ID and vertex-ID rows (0x45, 0x46), the subnet and blockchain
+// rows (0x50-0x54) and the burn totals (0x60-0x62); a version 9 store lacks
+// them for what it holds, and has no burns to carry on from.)
+const SchemaVersion uint32 = 10
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
@@ -305,6 +357,17 @@ func uaddrPrefix(hold netinfo.Chain, addr ids.ShortID) key {
 // uaddrKey is the whole 0x22 key: addr's balance row of the UTXO.
 func uaddrKey(hold netinfo.Chain, addr ids.ShortID, utxo ids.ID) []byte {
 	return append(sizedKey(54, tagUAddr), byte(hold)).shortID(addr).id(utxo)
+}
+
+// utxoListPrefix is where addr's rows of one UTXO listing order (0x23-0x26)
+// on the hold chain start; the keys go on with sortKey(8) | utxoID(32).
+func utxoListPrefix(tag byte, hold netinfo.Chain, addr ids.ShortID) key {
+	return append(sizedKey(22, tag), byte(hold)).shortID(addr)
+}
+
+// utxoListKey is the whole key of one UTXO listing row.
+func utxoListKey(tag byte, hold netinfo.Chain, addr ids.ShortID, sortKey uint64, utxo ids.ID) []byte {
+	return append(sizedKey(62, tag), byte(hold)).shortID(addr).u64(sortKey).id(utxo)
 }
 
 func proposerPrefix(chain netinfo.Chain, node ids.NodeID) key {

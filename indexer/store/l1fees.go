@@ -194,6 +194,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			if err != nil {
 				return err
 			}
+			txn.burns.l1Refunded(old, s.AccruedFees)
 			if err := setL1End(txn, v.ValidationID, old, 0); err != nil {
 				return err
 			}
@@ -223,6 +224,8 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			if err != nil {
 				return err
 			}
+			// The balance left is refunded.
+			txn.burns.l1Refunded(old, s.AccruedFees)
 			if err := setL1End(txn, v.ValidationID, old, 0); err != nil {
 				return err
 			}
@@ -260,6 +263,7 @@ func l1End(txn *blockTxn, validationID ids.ID) (uint64, error) {
 // inactive) and counts it in or out of the active validators.
 func setL1End(txn *blockTxn, validationID ids.ID, old, end uint64) error {
 	s := &txn.l1fees
+	txn.burns.l1ActiveEndMoved(old, end)
 	if old != 0 {
 		if err := txn.delete(l1ActiveKey(old, validationID)); err != nil {
 			return err

@@ -33,18 +33,7 @@ func (r *PrimaryReader) BlocksByProposer(ctx context.Context, chain netinfo.Chai
 	var out []pdata.IndexedBlock
 	err := r.s.read(ctx, func(txn *badger.Txn) error {
 		prefix := proposerPrefix(chain, q.NodeID)
-		lo := prefix.u64(q.FromHeight)
-		var hi []byte
-		if q.ToHeight != 0 {
-			hi = prefix.u64(q.ToHeight)
-		}
-		if q.After != 0 {
-			if q.Desc {
-				hi = minKey(hi, prefix.u64(q.After))
-			} else {
-				lo = maxKey(lo, prefix.u64(q.After+1))
-			}
-		}
+		lo, hi := blockQueryRange(prefix, q)
 		return scanRange(ctx, txn, prefix, lo, hi, q.Desc, func(item *badger.Item) (bool, error) {
 			height := binary.BigEndian.Uint64(item.Key()[len(prefix):])
 			b, found, err := loadIndexedBlock(ctx, txn, chain, height)
@@ -62,6 +51,23 @@ func (r *PrimaryReader) BlocksByProposer(ctx context.Context, chain netinfo.Chai
 		return nil, fmt.Errorf("listing %s blocks of %s: %w", chain, q.NodeID, err)
 	}
 	return out, nil
+}
+
+// blockQueryRange is the key range of q's heights under prefix (keys that
+// end in a height): [FromHeight, ToHeight), past After in q's direction.
+func blockQueryRange(prefix key, q pdata.BlockQuery) (lo, hi []byte) {
+	lo = prefix.u64(q.FromHeight)
+	if q.ToHeight != 0 {
+		hi = prefix.u64(q.ToHeight)
+	}
+	if q.After != 0 {
+		if q.Desc {
+			hi = minKey(hi, prefix.u64(q.After))
+		} else {
+			lo = maxKey(lo, prefix.u64(q.After+1))
+		}
+	}
+	return lo, hi
 }
 
 func loadIndexedBlock(ctx context.Context, txn *badger.Txn, chain netinfo.Chain, height uint64) (pdata.IndexedBlock, bool, error) {

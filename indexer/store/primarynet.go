@@ -29,6 +29,9 @@ type PrimaryNetwork struct {
 	// L1Fees, with the P-chain genesis, lets the P writer track the L1
 	// validator fee state (l1fees.go); nil leaves it unknown.
 	L1Fees *L1FeeRules
+	// AVAXAssetID lets the writers total the AVAX that txs burn (burns.go);
+	// ids.Empty leaves the burns unknown.
+	AVAXAssetID ids.ID
 }
 
 // SupplyRules are where the primary network's current supply starts and

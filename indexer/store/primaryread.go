@@ -28,8 +28,9 @@ func (s *Store) PrimaryReader(decode TxDecoder) *PrimaryReader {
 	return &PrimaryReader{s: s, decode: decode}
 }
 
-// Txs lists chain's txs as q selects them: every tx of the chain, or those
-// that involve any of q.Addresses (a k-way merge of the addresses' rows).
+// Txs lists chain's txs as q selects them: every tx of the chain, those
+// that involve any of q.Addresses (a k-way merge of the addresses' rows),
+// or those that touch q.Asset.
 // A page holds at most q.Limit txs (no bound when <= 0) and stops before a
 // tx that would take its UTXOs past q.MaxUTXOs (when > 0), though never
 // before its first tx.
@@ -40,13 +41,7 @@ func (r *PrimaryReader) Txs(ctx context.Context, chain netinfo.Chain, q pdata.Tx
 	}
 	var out []pdata.IndexedTx
 	err := r.s.read(ctx, func(txn *badger.Txn) error {
-		prefixes := []key{newKey(tagPChainTx, chain)}
-		if len(q.Addresses) > 0 {
-			prefixes = prefixes[:0]
-			for _, addr := range q.Addresses {
-				prefixes = append(prefixes, addrTxPrefix(chain, addr))
-			}
-		}
+		prefixes := listingPrefixes(chain, &q)
 		var ranges []rangeIter
 		for _, prefix := range prefixes {
 			ranges = append(ranges, txRange(txn, prefix, &q))

@@ -90,7 +90,7 @@ func writePrimaryTx(txn *blockTxn, net *PrimaryNetwork, at txPlace, tx *pdata.Tx
 			return err
 		}
 	}
-	return nil
+	return writeAssetTxs(txn, at, tx)
 }
 
 // addrSet collects addresses once each, in first-seen order. Most txs name

@@ -13,7 +13,8 @@ import (
 
 // PrimaryWriter writes the blocks of the P- or X-chain follower: block
 // records, txs, their address rows, UTXOs and balance rows, and for the
-// P-chain stakers and rewards (keys.go 0x10-0x22, 0x30-0x35, 0x40-0x41).
+// P-chain stakers and rewards (keys.go 0x10-0x22, 0x30-0x35, 0x40-0x41,
+// 0x45).
 type PrimaryWriter struct {
 	s     *Store
 	chain netinfo.Chain
@@ -63,6 +64,9 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 		return err
 	}
 	txn.blockTs = ts
+	if err := loadBurns(txn, net, b.Number); err != nil {
+		return err
+	}
 	if w.chain == netinfo.P {
 		if err := trackSupply(txn, net, b, ts); err != nil {
 			return fmt.Errorf("P-chain supply at block %d: %w", b.Number, err)
@@ -71,7 +75,13 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 			return fmt.Errorf("P-chain L1 validator fees at block %d: %w", b.Number, err)
 		}
 	}
-	return writePrimaryBlock(txn, net, w.chain, b, ts)
+	if err := writePrimaryBlock(txn, net, w.chain, b, ts); err != nil {
+		return err
+	}
+	if err := writePrimaryBurns(txn, net, b); err != nil {
+		return fmt.Errorf("%s burns at block %d: %w", w.chain, b.Number, err)
+	}
+	return nil
 }
 
 func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdata.Block) error {
@@ -89,6 +99,9 @@ func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdat
 	}
 	if w.chain == netinfo.P {
 		genesisSupply(txn, net, g)
+		if err := writePrimaryNetworkRegistry(txn, ts); err != nil {
+			return fmt.Errorf("writing the primary network: %w", err)
+		}
 	}
 	if err := writePrimaryBlock(txn, net, w.chain, g, ts); err != nil {
 		return fmt.Errorf("writing %s genesis: %w", w.chain, err)
@@ -138,8 +151,8 @@ func (w *PrimaryWriter) chainTimeBefore(txn *blockTxn, net *PrimaryNetwork, heig
 	return prev.Time, nil
 }
 
-// writePrimaryBlock writes a P/X block record stamped ts, its proposer row
-// and its txs; P-chain txs also write their staker and reward rows (genesis
+// writePrimaryBlock writes a P/X block record stamped ts, its ID and
+// proposer rows and its txs; P-chain txs also write their staker and reward rows (genesis
 // validators included: the genesis block comes through here too).
 func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *pdata.Block, ts int64) error {
 	var supply *uint64
@@ -148,6 +161,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 		supply, l1 = txn.supply.after(), txn.l1fees.after()
 	}
 	if err := txn.set(blockKey(chain, b.Number), encodeBlock(b, ts, supply, l1)); err != nil {
+		return err
+	}
+	if err := writeBlockID(txn, chain, b); err != nil {
 		return err
 	}
 	if b.Proposer != nil && b.Proposer.NodeID != ids.EmptyNodeID {
@@ -165,6 +181,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 				return fmt.Errorf("tx %s staking: %w", tx.ID, err)
 			}
 			if err := writeL1Validations(txn, tx); err != nil {
+				return fmt.Errorf("tx %s: %w", tx.ID, err)
+			}
+			if err := writeRegistry(txn, at, tx); err != nil {
 				return fmt.Errorf("tx %s: %w", tx.ID, err)
 			}
 		}

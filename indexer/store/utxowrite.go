@@ -130,6 +130,9 @@ func writeBalances(txn *blockTxn, u *utxoRow, spent *spentRow) error {
 		if err := txn.set(uaddrKey(u.Hold, addr, u.ID), v); err != nil {
 			return err
 		}
+		if err := writeUTXOListRows(txn, u, addr, spent == nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

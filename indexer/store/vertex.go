@@ -2,22 +2,26 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
-// X-chain DAG vertices (keys.go 0x42, 0x43): one record per vertex keyed by
-// its acceptance index, and a DAG-height index row beside it; their txs go
-// through dagtx.go.
+// X-chain DAG vertices (keys.go 0x42, 0x43, 0x46): one record per vertex
+// keyed by its acceptance index, a DAG-height index row and a vertex-ID row
+// beside it; their txs go through dagtx.go.
 
 func vertexKey(index uint64) []byte { return key{tagVertex}.u64(index) }
 
 func vertexHeightPrefix(dagHeight uint64) key { return key{tagVtxH}.u64(dagHeight) }
+
+func vertexIDKey(id ids.ID) []byte { return key{tagVtxID}.id(id) }
 
 func encodeVertex(v *pdata.Vertex) []byte {
 	w := rowWriter{buf: make([]byte, 0, 64+32*(len(v.ParentIDs)+len(v.TxIDs)))}
@@ -79,6 +83,9 @@ func writeVertex(txn *blockTxn, v *pdata.Vertex) error {
 		return err
 	}
 	if err := txn.set(vertexHeightPrefix(v.DAGHeight).u64(v.Index), nil); err != nil {
+		return err
+	}
+	if err := txn.set(vertexIDKey(v.ID), binary.BigEndian.AppendUint64(nil, v.Index)); err != nil {
 		return err
 	}
 	return writeVertexTxs(txn, v)
@@ -148,4 +155,35 @@ func (s *Store) VerticesAtHeight(ctx context.Context, dagHeight uint64, desc boo
 		return nil, fmt.Errorf("listing vertices of DAG height %d: %w", dagHeight, err)
 	}
 	return out, nil
+}
+
+// VertexByID returns the indexed vertex with that ID; false when none has
+// it.
+func (s *Store) VertexByID(ctx context.Context, id ids.ID) (pdata.Vertex, bool, error) {
+	var v pdata.Vertex
+	found := false
+	err := s.read(ctx, func(txn *badger.Txn) error {
+		b, err := getValue(txn, vertexIDKey(id))
+		if err != nil || b == nil {
+			return err
+		}
+		if len(b) != 8 {
+			return fmt.Errorf("vertex ID row of %d bytes", len(b))
+		}
+		index := beUint64(b)
+		rec, err := getValue(txn, vertexKey(index))
+		if err != nil {
+			return err
+		}
+		if rec == nil {
+			return fmt.Errorf("vertex ID row names index %d, which has no vertex", index)
+		}
+		v, err = decodeVertex(index, rec)
+		found = err == nil
+		return err
+	})
+	if err != nil {
+		return pdata.Vertex{}, false, fmt.Errorf("reading vertex %s: %w", id, err)
+	}
+	return v, found, nil
 }

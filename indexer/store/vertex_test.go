@@ -145,3 +145,23 @@ func indexes(vs []pdata.Vertex) []uint64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestVertexByID(t *testing.T) {
+	s := openTest(t, t.TempDir())
+	defer s.Close()
+	vs := dag(t)
+	ctx := t.Context()
+	require.NoError(t, s.VertexWriter().Apply(ctx, vs, time.Unix(1_700_000_000, 0)))
+	for _, v := range vs {
+		got, ok, err := s.VertexByID(ctx, v.ID)
+		require.NoError(t, err)
+		require.True(t, ok, "vertex %s", v.ID)
+		require.Equal(t, stored(v), got)
+	}
+	_, ok, err := s.VertexByID(ctx, ids.ID{'?'})
+	require.NoError(t, err)
+	require.False(t, ok)
+	_, ok, err = s.VertexByID(ctx, vs[1].TxIDs[0])
+	require.NoError(t, err)
+	require.False(t, ok, "a tx ID is not a vertex ID")
+}

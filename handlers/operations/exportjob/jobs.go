@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -40,8 +41,14 @@ type Job struct {
 type Plan struct {
 	Chains    []netinfo.ChainInfo
 	Addresses []common.Address
-	FirstDay  *time.Time
-	LastDay   *time.Time
+	// Primary, when set, makes it a primary-network export of
+	// PrimaryAddresses (X/P-chain and EVM addresses, by their 20 bytes) on
+	// PrimaryChains; Chains and Addresses are then unused.
+	Primary          PrimaryKind
+	PrimaryChains    []netinfo.Chain
+	PrimaryAddresses []ids.ShortID
+	FirstDay         *time.Time
+	LastDay          *time.Time
 }
 
 // day is one UTC day.
@@ -52,6 +59,9 @@ const day = 24 * time.Hour
 // indexed now (a binary search over the index's block times, which never
 // decrease along a chain).
 func (r *Runner) Spec(ctx context.Context, p Plan) (Spec, error) {
+	if p.Primary != 0 {
+		return r.primarySpec(ctx, p)
+	}
 	spec := Spec{Addresses: p.Addresses, CreatedAt: r.now().Truncate(time.Second)}
 	for _, ci := range p.Chains {
 		cursor, err := r.store.Cursor(ctx, ci.Chain, store.StreamBlocks)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -31,6 +32,10 @@ import (
 const (
 	operationRoute   = "postTransactionExportJob"
 	operationVersion = 1
+	// operationVersionPrimary marks a primary-network export: its Extra is
+	// version(1) | kind(1) | count(1) | count × address(20) | chains ×
+	// firstBlock(8).
+	operationVersionPrimary = 2
 	// MaxAddresses and MaxChains bound one export; they keep the token
 	// within a page token's 255 extra bytes.
 	MaxAddresses = 10
@@ -56,6 +61,11 @@ type Spec struct {
 	Chains    []ChainRange
 	Addresses []common.Address
 	CreatedAt time.Time // whole seconds
+	// Primary, when set, makes it a primary-network export (primary.go) of
+	// PrimaryAddresses, its chains streams P, X and C; Addresses is then
+	// empty.
+	Primary          PrimaryKind
+	PrimaryAddresses []ids.ShortID
 }
 
 // errNotOurs is an operationId this API did not issue.
@@ -63,13 +73,22 @@ var errNotOurs = errors.New("not an operationId issued by avadata")
 
 // encodeOperationID signs spec into an operationId.
 func encodeOperationID(key []byte, spec Spec) (string, error) {
-	if len(spec.Addresses) == 0 || len(spec.Addresses) > MaxAddresses || len(spec.Chains) == 0 || len(spec.Chains) > MaxChains {
-		return "", fmt.Errorf("encoding operationId: %d addresses and %d chains, want 1..%d and 1..%d",
-			len(spec.Addresses), len(spec.Chains), MaxAddresses, MaxChains)
+	addrs := len(spec.Addresses)
+	if spec.Primary != 0 {
+		addrs = len(spec.PrimaryAddresses)
 	}
-	extra := []byte{operationVersion, byte(len(spec.Addresses))}
-	for _, a := range spec.Addresses {
-		extra = append(extra, a[:]...)
+	if addrs == 0 || addrs > MaxAddresses || len(spec.Chains) == 0 || len(spec.Chains) > MaxChains {
+		return "", fmt.Errorf("encoding operationId: %d addresses and %d chains, want 1..%d and 1..%d",
+			addrs, len(spec.Chains), MaxAddresses, MaxChains)
+	}
+	var extra []byte
+	if spec.Primary != 0 {
+		extra = encodePrimaryAddresses([]byte{operationVersionPrimary}, spec)
+	} else {
+		extra = []byte{operationVersion, byte(len(spec.Addresses))}
+		for _, a := range spec.Addresses {
+			extra = append(extra, a[:]...)
+		}
 	}
 	heights := make([]api.StreamHeight, len(spec.Chains))
 	for i, c := range spec.Chains {
@@ -93,6 +112,18 @@ func decodeOperationID(key []byte, id string, now time.Time) (Spec, error) {
 		return Spec{}, fmt.Errorf("%w: %w", errNotOurs, err)
 	}
 	x := t.Extra
+	if len(x) >= 1 && x[0] == operationVersionPrimary && len(t.Heights) > 0 {
+		spec := Spec{CreatedAt: t.IssuedAt}
+		x, ok := decodePrimaryAddresses(x[1:], len(t.Heights), &spec)
+		if !ok {
+			return Spec{}, fmt.Errorf("%w: malformed operationId", errNotOurs)
+		}
+		for _, h := range t.Heights {
+			spec.Chains = append(spec.Chains, ChainRange{Stream: h.Stream, From: binary.BigEndian.Uint64(x), To: h.Height})
+			x = x[8:]
+		}
+		return spec, nil
+	}
 	if len(x) < 2 || x[0] != operationVersion {
 		return Spec{}, fmt.Errorf("%w: unknown operationId version", errNotOurs)
 	}

@@ -117,9 +117,11 @@ type Runner struct {
 	rows  Rows
 	// header is the CSV header row.
 	header []string
-	cfg    Config
-	log    logging.Logger
-	now    func() time.Time
+	// primary runs the primary-network exports (nil: refused).
+	primary *primaryExports
+	cfg     Config
+	log     logging.Logger
+	now     func() time.Time
 
 	queue chan store.ExportJobID
 	mu    sync.Mutex

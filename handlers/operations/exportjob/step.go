@@ -86,6 +86,9 @@ func (r *Runner) step(ctx context.Context, spec Spec, j store.ExportJob) (store.
 	if j.ChainIndex >= len(spec.Chains) {
 		return r.complete(ctx, spec, j)
 	}
+	if spec.Primary != 0 {
+		return r.primaryStep(ctx, spec, j)
+	}
 	c := spec.Chains[j.ChainIndex]
 	if c.Empty() {
 		return r.save(ctx, nextChain(j))
@@ -118,14 +121,24 @@ func (r *Runner) step(ctx context.Context, spec Spec, j store.ExportJob) (store.
 			"ask for another export with firstDate %s", r.cfg.MaxRows, next.NextDate, txs[left].Block.Number, ci.EVMChainID, next.NextDate)
 		txs = txs[:left]
 	}
-	if len(txs) == 0 && next.State == store.ExportRunning {
+	rows := make([][]string, len(txs))
+	for i := range txs {
+		rows[i] = r.rows.Row(ci.EVMChainID, &txs[i])
+	}
+	return r.appendRows(ctx, j, next, r.header, rows)
+}
+
+// appendRows stores the step from j to next with its rows as the job's
+// next part (nothing but the progress when there are none).
+func (r *Runner) appendRows(ctx context.Context, j, next store.ExportJob, header []string, rows [][]string) (store.ExportJob, error) {
+	if len(rows) == 0 && next.State == store.ExportRunning {
 		return r.save(ctx, next)
 	}
-	part, err := r.csvPart(ci, txs, j.Parts == 0)
+	part, err := csvPart(header, rows, j.Parts == 0)
 	if err != nil {
 		return j, err
 	}
-	next.Rows += uint64(len(txs))
+	next.Rows += uint64(len(rows))
 	next.Parts++
 	next.Bytes += uint64(len(part))
 	if next.State == store.ExportRunning {
@@ -204,16 +217,16 @@ func involves(tx *evmdata.Tx, addrs []common.Address) bool {
 }
 
 // csvPart writes rows as CSV, after the header row in the first part.
-func (r *Runner) csvPart(ci netinfo.ChainInfo, txs []evmdata.IndexedTx, first bool) ([]byte, error) {
+func csvPart(header []string, rows [][]string, first bool) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	if first {
-		if err := w.Write(r.header); err != nil {
+		if err := w.Write(header); err != nil {
 			return nil, err
 		}
 	}
-	for i := range txs {
-		if err := w.Write(r.rows.Row(ci.EVMChainID, &txs[i])); err != nil {
+	for _, row := range rows {
+		if err := w.Write(row); err != nil {
 			return nil, err
 		}
 	}
@@ -240,7 +253,11 @@ func (r *Runner) complete(ctx context.Context, spec Spec, j store.ExportJob) (st
 	j.State, j.Message = store.ExportCompleted, describe(spec, j.Rows)
 	j.UpdatedAtMs = r.now().UnixMilli()
 	if j.Parts == 0 {
-		part, err := r.csvPart(netinfo.ChainInfo{}, nil, true)
+		header := r.header
+		if spec.Primary != 0 && r.primary != nil {
+			header = r.primary.header
+		}
+		part, err := csvPart(header, nil, true)
 		if err != nil {
 			return j, err
 		}
@@ -266,7 +283,8 @@ func describe(spec Spec, rows uint64) string {
 			ranges[i] = fmt.Sprintf("%s: blocks %d-%d", c.Stream, c.From, c.To)
 		}
 	}
-	return fmt.Sprintf("exported %d transactions of %d addresses (%s)", rows, len(spec.Addresses), strings.Join(ranges, "; "))
+	return fmt.Sprintf("exported %d transactions of %d addresses (%s)", rows, len(spec.Addresses)+len(spec.PrimaryAddresses),
+		strings.Join(ranges, "; "))
 }
 
 // chainOfStream finds the followed EVM chain a stream names.

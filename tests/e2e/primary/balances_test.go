@@ -133,9 +133,10 @@ func apiBalanceView(t *testing.T, ctx context.Context, s *primaryScenario, chain
 			if category == "atomicMemoryUnlocked" || category == "atomicMemoryLocked" {
 				require.NotEmpty(t, a.SharedWithChainID, "%s %s: sharedWithChainId", chain, category)
 				k.sharedWith = a.SharedWithChainID
-				if chain == "P" {
-					require.NotEmpty(t, a.Status, "P %s: status (PChainSharedAsset requires it)", category)
-				}
+				// The spec: both atomic-memory arrays carry sharedWithChainId
+				// and status, on every chain (the OpenAPI's X and C shapes
+				// lack status; the P-chain's requires it).
+				require.Equal(t, "pendingImport", a.Status, "%s %s: status", chain, category)
 			}
 			_, dup := v[category][k]
 			require.False(t, dup, "%s %s: %+v listed twice", chain, category, k)
