@@ -92,14 +92,6 @@ func TestPrimaryTransactionExport(t *testing.T) {
 	}
 }
 
-func keysOf(m map[string][]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
 // runPrimaryExportE2E posts an export, waits for it and returns its CSV.
 func runPrimaryExportE2E(t *testing.T, ctx context.Context, base string, body map[string]any) [][]string {
 	t.Helper()

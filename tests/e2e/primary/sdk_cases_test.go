@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
@@ -94,6 +95,7 @@ func (f *sdkFixtures) checks(t *testing.T) []sdkCheck {
 	out = append(out, f.txAndUTXOChecks(t)...)
 	out = append(out, f.blockAndAssetChecks(t)...)
 	out = append(out, f.networkChecks(t)...)
+	out = append(out, f.exportChecks(t)...)
 	return out
 }
 
@@ -322,4 +324,46 @@ func (f *sdkFixtures) networkChecks(t *testing.T) []sdkCheck {
 		bad("chains of a fuji address", "dataPrimaryNetworkGetChainIdsForAddresses", at(sdkReq{"addresses": fuji}), badRequest),
 	}
 	return out
+}
+
+// exportChecks are the calls of the primary-network kinds of
+// postTransactionExportJob (with the API key the shared network
+// configures) and of getOperationResult, polled until the export is done.
+func (f *sdkFixtures) exportChecks(t *testing.T) []sdkCheck {
+	p, st := f.primary, f.staking
+	today := time.Now().UTC().Format(time.DateOnly)
+	export := func(kind string, addresses []string, evm []string) sdkReq {
+		options := sdkReq{"addresses": addresses, "includeChains": []string{"p-chain", "x-chain", "c-chain"}}
+		if len(evm) > 0 {
+			options["cChainEvmAddresses"] = evm
+		}
+		return sdkReq{"type": kind, "firstDate": p.start.UTC().Format(time.DateOnly), "lastDate": today, "options": options}
+	}
+	result := func(name, of string) sdkCheck {
+		c := from(call(name, "dataOperationsGetResult", sdkReq{}), of, "operationId", "operationId")
+		c.PollUntil = &harness.SDKPollUntil{Path: "operationStatus", NotIn: []string{"RUNNING"}, TimeoutMs: 90_000, IntervalMs: 500}
+		return c.Keyed().Checked(func(t *testing.T, result json.RawMessage) {
+			var op struct {
+				OperationStatus string `json:"operationStatus"`
+				Metadata        struct {
+					DownloadURL string `json:"downloadUrl"`
+				} `json:"metadata"`
+			}
+			require.NoError(t, json.Unmarshal(result, &op))
+			require.Contains(t, []string{"COMPLETED", "COMPLETED_WITH_WARNING"}, op.OperationStatus, "the export finished: %s", result)
+			require.NotEmpty(t, op.Metadata.DownloadURL, "a finished export has a download URL: %s", result)
+		})
+	}
+	ofA := export("TRANSACTION_EXPORT_PRIMARY_NETWORK", []string{p.chainAddr(t, "P"), p.chainAddr(t, "X")}, []string{p.evm.Hex()})
+	return []sdkCheck{
+		call("export of A's txs", "dataOperationsExportTransactions", ofA).Keyed(),
+		result("result of the export of A's txs", "export of A's txs"),
+		call("staking export of S", "dataOperationsExportTransactions",
+			export("TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING", []string{st.pAddr(t, "S")}, nil)).Keyed(),
+		result("result of the staking export of S", "staking export of S"),
+		call("simple export of A's txs", "dataOperationsExportTransactions",
+			export("TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE", []string{p.chainAddr(t, "P")}, nil)).Keyed(),
+		result("result of the simple export of A's txs", "simple export of A's txs"),
+		harness.SDKFails("export without an API key", "dataOperationsExportTransactions", ofA, "UnauthorizedError", http.StatusUnauthorized),
+	}
 }

@@ -76,18 +76,7 @@ func knownDeviations() []harness.SDKDeviation {
 // still listed.
 func pendingOperations() []string {
 	return []string{
-		"getTxByHash",
-		"getUtxosByAddresses", "getUtxosByAddressesV2",
-		"getLastActivityTimestampByAddresses", "getLastActivityTimestampByAddressesV2",
-		"getAssetDetails", "listAssetTransactions",
-		"listLatestPrimaryNetworkBlocks", "getBlockById",
-		"getVertexByHash",
-		"getNetworkDetails",
-		"listBlockchains", "getBlockchainById", "listSubnets", "getSubnetById",
-		"listValidators", "listL1Validators",
-		"listPendingPrimaryNetworkRewards",
-		"getChainIdsForAddresses",
-		"getAvaxSupply",
+		"getNetworkDetails", "listValidators", "listL1Validators", "listPendingPrimaryNetworkRewards",
 	}
 }
 
@@ -99,6 +88,8 @@ func issue18Operations() []string {
 		"getAssetDetails", "listAssetTransactions", "listLatestPrimaryNetworkBlocks", "getBlockById",
 		"getVertexByHash", "getNetworkDetails", "listBlockchains", "getBlockchainById", "listSubnets", "getSubnetById",
 		"listValidators", "listL1Validators", "listPendingPrimaryNetworkRewards", "getChainIdsForAddresses", "getAvaxSupply",
+		// The primary-network kinds of the exports.
+		"postTransactionExportJob", "getOperationResult",
 	}
 }
 
