@@ -13,9 +13,11 @@ import (
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
+	"github.com/ava-labs/avalanchego/vms/components/gas"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	"github.com/ava-labs/avalanchego/vms/platformvm/status"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
+	"github.com/ava-labs/avalanchego/vms/platformvm/txs/fee"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/avalanchego/wallet/chain/p"
 	pbuilder "github.com/ava-labs/avalanchego/wallet/chain/p/builder"
@@ -48,9 +50,15 @@ const (
 	// for the fee.
 	httpBenchFeeRoom = 15 * units.Avax
 	// httpBenchGasPriceFactor is how far above the P-chain's gas price at
-	// the start the validator txs bid: thousands of them keep the chain at
-	// full capacity for minutes, and its price doubles every 30 s of that.
+	// the start the validator txs bid: thousands of them keep the chain
+	// busy for minutes, and its price rises while it is above its target.
 	httpBenchGasPriceFactor = 100_000
+	// httpBenchGasPerSecond is the pace the P-chain txs are issued at, in
+	// gas: under the local network's refill (100,000 a second), so that the
+	// chain's capacity never runs out. A tx beyond the capacity is refused,
+	// and one the mempool took while a block could not hold it waited there
+	// until the next tx came.
+	httpBenchGasPerSecond = 90_000
 )
 
 // issueUTXOs pays holder n UTXOs on X from EWOQ, httpBenchOutputsPerTx per
@@ -132,6 +140,7 @@ func issueValidators(b *testing.B, ctx context.Context, uri string, n int) []ben
 			b.Fatalf("validator %d: %v", i, err)
 		}
 		out[i] = benchValidator{nodeID: id.NodeID, txID: tx.ID()}
+		pace(b, ctx, tx, pctx.ComplexityWeights)
 	}
 	waitCommitted(b, ctx, client, out)
 	return out
@@ -153,13 +162,32 @@ func fundValidatorKey(b *testing.B, ctx context.Context, uri string, addr ids.Sh
 			outs = append(outs, &avax.TransferableOutput{Asset: avax.Asset{ID: avaxID},
 				Out: &secp256k1fx.TransferOutput{Amt: httpBenchStake + 10*units.Avax + httpBenchFeeRoom, OutputOwners: owner}})
 		}
-		err := whenCapacity(ctx, func() error {
-			_, err := w.IssueBaseTx(outs, common.WithContext(ctx), common.WithPollFrequency(20*time.Millisecond))
+		var tx *txs.Tx
+		err := whenCapacity(ctx, func() (err error) {
+			tx, err = w.IssueBaseTx(outs, common.WithContext(ctx), common.WithPollFrequency(20*time.Millisecond))
 			return err
 		})
 		if err != nil {
 			b.Fatalf("P BaseTx funding validators %d+: %v", paid, err)
 		}
+		pace(b, ctx, tx, w.Builder().Context().ComplexityWeights)
+	}
+}
+
+// pace waits as long as the chain's capacity takes to refill what tx
+// spends, at httpBenchGasPerSecond.
+func pace(b *testing.B, ctx context.Context, tx *txs.Tx, weights gas.Dimensions) {
+	complexity, err := fee.TxComplexity(tx.Unsigned)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := complexity.ToGas(weights)
+	if err != nil {
+		b.Fatal(err)
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Duration(g) * time.Second / httpBenchGasPerSecond):
 	}
 }
 
