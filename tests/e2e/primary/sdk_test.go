@@ -52,21 +52,36 @@ func TestPrimarySDKConformance(t *testing.T) {
 	harness.RunSDKConformance(t, ctx, harness.SDKConformance{
 		Base: env.Base(t), Domain: "primary", InDomain: isPrimaryFunction,
 		Issue: "issue 18", IssueOperations: issue18Operations(), Pending: pendingOperations(),
-		MaxPages: 3, Checks: f.checks(t), Known: knownDeviations(),
+		MaxPages: 3, Checks: f.checks(t), Known: f.knownDeviations(),
 	})
 }
 
 // knownDeviations are the served replies' known differences from the
 // SDK's schema that are not spec overrides; each is reported to be fixed
-// by the operation's owner, and the test fails once it is gone, so that it
-// leaves this list.
-func knownDeviations() []harness.SDKDeviation {
-	genesis := "blockchainInfo.genesisData of a CreateChainTx is the chain's genesis JSON object whole " +
-		"(handlers/primary/shaper.go genesisData): for a chain of a VM that is no EVM (the local network's avadata chain, " +
-		"key name) the OpenAPI wants the genesis as a string, and an EVM genesis has config members EvmGenesisConfigDto " +
-		"lacks (graniteTimestamp, apricotPhase1BlockTimestamp, daoForkBlock, ...); the SDK strips both"
+// by the operation's owner (or, for the chain IDs, cannot be on a local
+// network), and the test fails once it is gone, so that it leaves this
+// list.
+func (f *sdkFixtures) knownDeviations() []harness.SDKDeviation {
+	genesis := "genesisData is the chain's genesis JSON object whole (handlers/primary/shaper.go genesisData, " +
+		"shared by the tx shaping and the blockchain registry): for a chain of a VM that is no EVM (the local network's " +
+		"avadata chain, key name) the OpenAPI wants the genesis as a string, and an EVM genesis has config members " +
+		"EvmGenesisConfigDto lacks (graniteTimestamp, apricotPhase1BlockTimestamp, daoForkBlock, ...); the SDK strips both"
+	keys := func(fn, path string) harness.SDKDeviation {
+		return harness.SDKDeviation{Func: fn, Keys: regexp.MustCompile(`^` + path + `genesisData\.`), Why: genesis}
+	}
+	localChains := regexp.QuoteMeta(f.primary.xChain.String()) + "|" + regexp.QuoteMeta(f.primary.cChain.String())
 	return []harness.SDKDeviation{
-		{Func: "dataPrimaryNetworkTransactionsListLatest", Keys: regexp.MustCompile(`^transactions\[\]\.blockchainInfo\.genesisData\.`), Why: genesis},
+		keys("dataPrimaryNetworkTransactionsListLatest", `transactions\[\]\.blockchainInfo\.`),
+		keys("dataPrimaryNetworkListBlockchains", `blockchains\[\]\.`),
+		keys("dataPrimaryNetworkGetBlockchainById", ``),
+		keys("dataPrimaryNetworkListSubnets", `subnets\[\]\.blockchains\[\]\.`),
+		keys("dataPrimaryNetworkGetSubnetById", `blockchains\[\]\.`),
+		{Func: "avaxSupplyGet", Issues: regexp.MustCompile(`^totalLocked: Required \(invalid_type\)$`),
+			Why: "getAvaxSupply omits totalLocked (the index cannot derive it, says its note); the SDK's AvaxSupplyResponse requires it"},
+		{Func: "dataPrimaryNetworkGetChainIdsForAddresses",
+			Issues: regexp.MustCompile(`^addresses\[\d+\]\.blockchainIds\[\d+\]: Invalid enum value\. .*received '(` + localChains + `)' \(invalid_enum_value\)$`),
+			Why: "the SDK's BlockchainIds enum has mainnet's and Fuji's chain IDs only (and the P-chain's, the same everywhere): " +
+				"a local network's X- and C-chain IDs cannot pass it, on mainnet and Fuji they do"},
 	}
 }
 
