@@ -222,13 +222,13 @@ func (f *primaryHTTPBench) checkResponses(b *testing.B, ctx context.Context) {
 		b.Fatalf("the deep utxos page: %d UTXOs", len(deep.UTXOs))
 	}
 
-	var all struct {
-		Validators []struct {
-			NodeID string `json:"nodeId"`
-		} `json:"validators"`
-		NextPageToken string `json:"nextPageToken"`
-	}
 	for _, q := range f.validatorQueries() {
+		var all struct {
+			Validators []struct {
+				NodeID string `json:"nodeId"`
+			} `json:"validators"`
+			NextPageToken string `json:"nextPageToken"`
+		}
 		getJSON(b, ctx, f.networkURL("validators", q), &all)
 		// The node knows no uptime of the added validators: the uptime
 		// filter may leave nothing.
