@@ -300,7 +300,7 @@ func (f *Vertices) VerticesAtHeight(_ context.Context, h uint64, desc bool, afte
 	return out[:min(len(out), limit)], nil
 }
 
-func (f *Primary) AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error) {
+func (f *Primary) AvaxSupply(ctx context.Context, at int64) (pdata.AvaxSupply, error) {
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return f.Supply, f.Err

@@ -3,8 +3,6 @@ package primary
 import (
 	"strconv"
 
-	"github.com/ava-labs/avalanchego/ids"
-
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -15,7 +13,7 @@ import (
 // transaction, with the fields of the primary listings that every replica's
 // index holds alike. The hosted API does not describe its export file, so
 // the columns are these: the tx, its chain and block as the listings show
-// them, its type, the counterparty chain of an import or export, and the
+// them, its type, the two chains of an import or export, and the
 // AVAX it consumed and produced (nAVAX; on the C-chain the EVM debits and
 // credits of an atomic tx included), then its memo (0x hex).
 
@@ -37,6 +35,15 @@ func (e ExportRows) Row(itx *pdata.IndexedTx) []string {
 	tx := itx.Tx
 	v := &shaper{chain: itx.Chain}
 	consumed, produced := tx.AVAXAmounts(net.AVAXAssetID)
+	// An import's and an export's two chains, as the listings show them
+	// (the P-chain's ID is ids.Empty, so the type decides, not the ID).
+	var source, destination string
+	switch tx.Type {
+	case "ImportTx":
+		source, destination = tx.SourceChain.String(), net.ChainID(itx.Chain).String()
+	case "ExportTx":
+		source, destination = net.ChainID(itx.Chain).String(), tx.DestinationChain.String()
+	}
 	return []string{
 		tx.ID.String(),
 		net.ChainID(itx.Chain).String(),
@@ -44,18 +51,10 @@ func (e ExportRows) Row(itx *pdata.IndexedTx) []string {
 		v.blockHash(itx.BlockID),
 		strconv.FormatInt(itx.BlockTime, 10),
 		tx.Type,
-		chainOrEmpty(tx.SourceChain),
-		chainOrEmpty(tx.DestinationChain),
+		source,
+		destination,
 		api.FormatUint(consumed),
 		api.FormatUint(produced),
 		hexBytes(tx.Memo),
 	}
-}
-
-// chainOrEmpty shows a counterparty chain ID, "" when the tx has none.
-func chainOrEmpty(id ids.ID) string {
-	if id == ids.Empty {
-		return ""
-	}
-	return id.String()
 }

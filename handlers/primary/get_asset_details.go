@@ -47,7 +47,10 @@ func (s *server) serveGetAssetDetails(w http.ResponseWriter, r *http.Request, he
 	if err != nil {
 		return err
 	}
-	v := &shaper{node: s.Network(), chain: netinfo.X}
+	v, err := s.newShaper(r.Context(), netinfo.X, nil) // assetCreated names no other asset
+	if err != nil {
+		return err
+	}
 	api.WriteJSON(w, http.StatusOK, v.assetCreated(&creation, creation.Tx.Asset))
 	return nil
 }

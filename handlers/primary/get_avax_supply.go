@@ -28,12 +28,13 @@ import (
 //     circulatingSupply the same (as the hosted API's figures are);
 //   - totalStaked: the current primary-network validators' and delegators'
 //     stake, read from the node;
+//   - totalLocked: the AVAX in unspent UTXOs still under a time lock (an
+//     owners' locktime or a stakeable lock, staked or not) now;
 //   - lastUpdated: the newest of the chains' last indexed block times.
 //
 // A figure the index cannot derive (a chain not indexed from its genesis,
 // an X-chain with a pre-Cortina DAG, whose txs are not totalled) is left
-// out with every figure made from it, never guessed. totalLocked is always
-// left out: the AVAX under a time lock would take a scan of every UTXO.
+// out with every figure made from it, never guessed.
 
 // avaxSupplyResponse is the OpenAPI's AvaxSupplyResponse.
 type avaxSupplyResponse struct {
@@ -58,7 +59,7 @@ func (s *server) serveGetAvaxSupply(w http.ResponseWriter, r *http.Request, heig
 	for _, chain := range []netinfo.Chain{netinfo.P, netinfo.X, netinfo.C} {
 		s.ReadsChain(heights, chain)
 	}
-	sup, err := s.reader.AvaxSupply(r.Context())
+	sup, err := s.reader.AvaxSupply(r.Context(), s.Now().Unix())
 	if err != nil {
 		return fmt.Errorf("reading the AVAX supply: %w", err)
 	}
@@ -92,6 +93,7 @@ func (s *server) serveGetAvaxSupply(w http.ResponseWriter, r *http.Request, heig
 	out.TotalPBurned = avaxAmount(pBurned)
 	out.TotalXBurned = avaxAmount(xBurned)
 	out.TotalCBurned = avaxAmount(cBurned)
+	out.TotalLocked = avaxAmount(wei(sup.Locked))
 	if current != nil && initial != nil {
 		out.TotalRewards = avaxAmount(new(big.Int).Sub(current, initial))
 	}

@@ -32,6 +32,7 @@ func TestGetAvaxSupply(t *testing.T) {
 		XBurned:         u64(3_000_000),
 		CAtomicBurned:   u64(50_000),
 		CEVMBurned:      big.NewInt(1_234_567_890_123),
+		Locked:          u64(36_000_000_500_000_000),
 	}
 	srv := newTestAPI(t, handlertest.Config(), fakes)
 	body := srv.GetBody(t, avaxSupplyPath)
@@ -46,6 +47,7 @@ func TestGetAvaxSupply(t *testing.T) {
 		"totalSupply":       "360000100.495948515432109877",
 		"circulatingSupply": "360000100.495948515432109877",
 		"totalStaked":       "4025",
+		"totalLocked":       "36000000.5",
 		"lastUpdated":       "2023-11-14T22:13:20.000Z",
 	}, body)
 }

@@ -22,6 +22,7 @@ func (s *server) serveGetChainIdsForAddresses(w http.ResponseWriter, r *http.Req
 	for _, c := range chains {
 		s.ReadsChain(heights, c)
 	}
+	s.ReadsStream(heights, api.VertexStream) // the X-chain's DAG-era txs
 	addrs, addrIDs, err := s.parsePrimaryAddresses(r.URL.Query(), api.ParamAddresses, false)
 	if err != nil {
 		return err

@@ -13,17 +13,7 @@ import (
 
 func TestListBlockchainsRoute(t *testing.T) {
 	srv := newTestAPI(t, handlertest.Config(), withRegistry(t, handlertest.NewFakes()))
-	path := func(n string) string { return "/v1/networks/" + n + "/blockchains" }
-	cases := networkCasesFor(path, servedBy("blockchains"))
-	p := path("local")
-	cases = append(cases,
-		handlertest.OK("all params", p+"?pageSize=10000&sortOrder=desc", "blockchains"),
-		handlertest.Invalid("pageSize too large", p+"?pageSize=10001", "pageSize", "between 1 and 10000"),
-		handlertest.Invalid("pageSize not a number", p+"?pageSize=x", "pageSize"),
-		handlertest.Invalid("sortOrder", p+"?sortOrder=1", "sortOrder"),
-		handlertest.Invalid("pageToken", p+"?pageToken=abc", "invalid pageToken"),
-	)
-	handlertest.RunRouteCases(t, srv, cases)
+	handlertest.RunRouteCases(t, srv, registryListRouteCases("blockchains"))
 }
 
 // Blockchains page in creation order to the end, the P-chain first.

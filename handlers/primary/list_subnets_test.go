@@ -11,17 +11,7 @@ import (
 
 func TestListSubnetsRoute(t *testing.T) {
 	srv := newTestAPI(t, handlertest.Config(), withRegistry(t, handlertest.NewFakes()))
-	path := func(n string) string { return "/v1/networks/" + n + "/subnets" }
-	cases := networkCasesFor(path, servedBy("subnets"))
-	p := path("local")
-	cases = append(cases,
-		handlertest.OK("all params", p+"?pageSize=10000&sortOrder=asc", "subnets"),
-		handlertest.Invalid("pageSize too large", p+"?pageSize=10001", "pageSize", "between 1 and 10000"),
-		handlertest.Invalid("pageSize zero", p+"?pageSize=0", "pageSize"),
-		handlertest.Invalid("sortOrder", p+"?sortOrder=up", "sortOrder"),
-		handlertest.Invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
-	)
-	handlertest.RunRouteCases(t, srv, cases)
+	handlertest.RunRouteCases(t, srv, registryListRouteCases("subnets"))
 }
 
 // Subnets page in creation order both ways, one at a time, to the end;

@@ -62,8 +62,8 @@ type Reader interface {
 	// index holds no tx of that ID on any chain.
 	Tx(ctx context.Context, id ids.ID) (tx pdata.IndexedTx, found bool, err error)
 	// AvaxSupply is the supply and the burns after the last indexed block
-	// of each primary-network chain.
-	AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error)
+	// of each primary-network chain, and the AVAX locked at time at.
+	AvaxSupply(ctx context.Context, at int64) (pdata.AvaxSupply, error)
 	// UTXOs lists the UTXOs chain holds (its own and its atomic memory's)
 	// for any of q.Addresses, each once.
 	UTXOs(ctx context.Context, chain netinfo.Chain, q pdata.UTXOQuery) (pdata.UTXOPage, error)

@@ -52,6 +52,22 @@ func withRegistry(t *testing.T, fakes *handlertest.Fakes) *handlertest.Fakes {
 	return fakes
 }
 
+// registryListRouteCases are the cases of listSubnets or listBlockchains
+// (/v1/networks/{network}/<key>, whose reply lists <key>).
+func registryListRouteCases(key string) []handlertest.RouteCase {
+	path := func(n string) string { return "/v1/networks/" + n + "/" + key }
+	p := path("local")
+	return append(networkCasesFor(path, servedBy(key)),
+		handlertest.OK("all params", p+"?pageSize=10000&sortOrder=asc", key),
+		handlertest.OK("sortOrder any case", p+"?sortOrder=DESC&pageSize=1", key),
+		handlertest.Invalid("pageSize too large", p+"?pageSize=10001", "pageSize", "between 1 and 10000"),
+		handlertest.Invalid("pageSize zero", p+"?pageSize=0", "pageSize"),
+		handlertest.Invalid("pageSize not a number", p+"?pageSize=x", "pageSize"),
+		handlertest.Invalid("sortOrder", p+"?sortOrder=up", "sortOrder"),
+		handlertest.Invalid("pageToken", p+"?pageToken=x", "invalid pageToken"),
+	)
+}
+
 // pageAll follows nextPageToken from path until the last page and returns
 // every item of key, each as its idKey member.
 func pageAll(t *testing.T, srv *handlertest.API, path, key, idKey string) []string {

@@ -35,6 +35,10 @@ type l1FeeChain struct {
 	// network whose genesis is not built in, with no genesis staker left).
 	genesisUnknown bool
 	blocks         []*pdata.Block
+	// avax, when set, has the writer total the burns (store/burns.go) and
+	// write keep what the reader's AvaxSupply says in supply.
+	avax   ids.ID
+	supply pdata.AvaxSupply
 }
 
 // block adds a Banff standard block at genesis+secs holding txs.
@@ -82,6 +86,7 @@ func (c *l1FeeChain) write(config fee.Config, etna time.Time, split bool) []*pda
 		Genesis:     map[netinfo.Chain]*pdata.Block{netinfo.P: {Chain: netinfo.P, ID: ids.Empty.Prefix(499), Type: "ApricotCommitBlock"}},
 		GenesisTime: c.genesis.Unix(),
 		L1Fees:      rules,
+		AVAXAssetID: c.avax,
 	})
 	w := st.PrimaryWriter(netinfo.P)
 	if split {
@@ -99,7 +104,27 @@ func (c *l1FeeChain) write(config fee.Config, etna time.Time, split bool) []*pda
 		require.True(t, ok, "block %d", h)
 		out = append(out, b.L1Fees)
 	}
+	if c.avax != ids.Empty {
+		c.supply, err = reader.AvaxSupply(t.Context(), 0)
+		require.NoError(t, err)
+	}
 	return out
+}
+
+// fund gives each tx that deposits L1 validator balances an AVAX input of
+// exactly that much, so that it burns nothing else.
+func (c *l1FeeChain) fund() {
+	for _, b := range c.blocks {
+		for _, tx := range b.Txs {
+			var deposit uint64
+			for _, v := range tx.L1Validators {
+				deposit += v.Balance + v.BalanceChange
+			}
+			if deposit > 0 {
+				tx.Consumed = []pdata.Input{{UTXOID: tx.ID.Prefix(99), TxID: tx.ID, OutputIndex: 99, Asset: c.avax, Amount: deposit}}
+			}
+		}
+	}
 }
 
 func (c *l1FeeChain) weight(validationID ids.ID, nonce, weight uint64) txs.UnsignedTx {
@@ -186,7 +211,15 @@ func testL1Fees(t *testing.T, split bool) {
 	// 7: 10 s: 900, exactly C's end: C goes inactive.
 	c.block(140)
 
+	c.avax = ids.ID{'a', 'v', 'a', 'x'}
+	c.fund()
 	got := c.write(config, c.genesis.Add(100*time.Second), split)
+	// The fees paid: A 200 (600 to 800), B 10, C 5 (evicted with them
+	// at block 2) and 100, D 60; the deposits (3115) less the refunds of
+	// D (2700 - 760) and A (1600 - 800).
+	require.NotNil(t, c.supply.L1ValidatorFees)
+	require.Equal(t, uint64(200+10+5+100+60), *c.supply.L1ValidatorFees, "L1 validator fees")
+	require.Equal(t, uint64(0), *c.supply.PTxFees, "the txs burned nothing beyond the balances")
 	want := []pdata.L1FeeState{
 		{},
 		{AccruedFees: 600, ActiveL1Validators: 1},

@@ -27,4 +27,7 @@ type AvaxSupply struct {
 	CAtomicBurned *uint64
 	// CEVMBurned is the AVAX C-chain EVM txs paid in fees (wei).
 	CEVMBurned *big.Int
+	// Locked is the AVAX in unspent UTXOs whose time lock had not passed
+	// at the time asked (nAVAX).
+	Locked *uint64
 }

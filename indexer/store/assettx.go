@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/dgraph-io/badger/v4"
@@ -18,9 +17,8 @@ import (
 // tx writer adds them with the tx's record, so every chain has them from
 // genesis; listAssetTransactions reads them through Txs (TxQuery.Asset).
 
-// assetTxPrefix has no spare capacity: txRange extends it in two ways.
 func assetTxPrefix(chain netinfo.Chain, asset ids.ID) key {
-	return slices.Clip(newKey(tagPAsset, chain).id(asset))
+	return newKey(tagPAsset, chain).id(asset)
 }
 
 // assetTxKey is the whole 0x14 key: asset's row of the tx at pos.

@@ -83,3 +83,33 @@ func TestTxByID(t *testing.T) {
 		require.False(found, "%s", id)
 	}
 }
+
+// BenchmarkTxByID reads single txs by ID (getTxByHash's read) among 4,000
+// BaseTxs, and pages of 50 of an asset's txs (listAssetTransactions'),
+// newest first.
+func BenchmarkTxByID(b *testing.B) {
+	var blocks []*pdata.Block
+	for h := 1; h <= listingEntries; h++ {
+		tx := &pdata.Tx{ID: benchID('t', h), Type: "BaseTx", Bytes: make([]byte, 300)}
+		tx.Produced = []pdata.UTXO{out(tx.ID, 0, 1, addrA), out(tx.ID, 1, 1, addrB)}
+		blocks = append(blocks, listingBlock(h, tx))
+	}
+	r := openListingBench(b, blocks)
+	ctx := context.Background()
+	b.Run("tx", func(b *testing.B) {
+		for i := range b.N {
+			if _, found, err := r.Tx(ctx, benchID('t', 1+i%listingEntries)); err != nil || !found {
+				b.Fatalf("tx %d: found %v, %v", i, found, err)
+			}
+		}
+	})
+	b.Run("assetPage", func(b *testing.B) {
+		asset := avax
+		for range b.N {
+			page, err := r.Txs(ctx, netinfo.P, pdata.TxQuery{Asset: &asset, Desc: true, Limit: listingPage})
+			if err != nil || len(page) != listingPage {
+				b.Fatalf("page: %d txs, %v", len(page), err)
+			}
+		}
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/upgrade"
 	"github.com/stretchr/testify/require"
 
@@ -28,14 +29,14 @@ func TestBurnTotals(t *testing.T) {
 	reader := s.PrimaryReader(f.decode)
 	ctx := context.Background()
 
-	got, err := reader.AvaxSupply(ctx)
+	got, err := reader.AvaxSupply(ctx, 0)
 	require.NoError(t, err)
 	require.Equal(t, pdata.AvaxSupply{}, got, "nothing indexed, nothing known")
 
 	first, second := f.pBlocks()
 	writeP(t, s, first)
 	writeX(t, s, f)
-	got, err = reader.AvaxSupply(ctx)
+	got, err = reader.AvaxSupply(ctx, 0)
 	require.NoError(t, err)
 	require.Equal(t, uint64(1), *got.PTxFees, "P after block 2")
 	require.Equal(t, uint64(11), *got.XBurned)
@@ -43,7 +44,7 @@ func TestBurnTotals(t *testing.T) {
 
 	writeP(t, s, second)
 	writeC(t, s, f)
-	got, err = reader.AvaxSupply(ctx)
+	got, err = reader.AvaxSupply(ctx, 0)
 	require.NoError(t, err)
 	require.Equal(t, uint64(2), *got.PTxFees)
 	require.Equal(t, uint64(0), *got.L1ValidatorFees, "no L1 validator before Etna")
@@ -52,6 +53,25 @@ func TestBurnTotals(t *testing.T) {
 	require.Equal(t, 0, got.CEVMBurned.Cmp(new(big.Int)), "no EVM tx")
 	require.Equal(t, int64(12000), got.LastBlockTime, "the newest chain's last block: P block 5")
 	require.Nil(t, got.CurrentSupply, "no supply rules")
+
+	// The AVAX locked: genesis g2 (500, stakeable until 6000) and g3 (300,
+	// until 4000), the stake s2 (100, stakeable until 20000), X's xo2 (50,
+	// until 99999) and C's export cx1 to P (60, until 50000, not
+	// imported).
+	for at, want := range map[int64]uint64{0: 1010, 4000: 710, 5999: 710, 6000: 210, 30000: 110, 99999: 0} {
+		got, err := reader.AvaxSupply(ctx, at)
+		require.NoError(t, err)
+		require.NotNil(t, got.Locked, "at %d", at)
+		require.Equal(t, want, *got.Locked, "locked at %d", at)
+	}
+
+	// Spending g2 takes its 500 out; the tx burns 1 more.
+	t6 := f.tx("t6", "BaseTx", []pdata.Input{spend(f.g2)}, out(ids.ID{'t', '6'}, 0, 499, addrA))
+	writeP(t, s, []*pdata.Block{{Number: 6, ID: ids.ID{'P', 6}, Timestamp: 13000, Type: "BanffStandardBlock", Txs: []*pdata.Tx{t6}}})
+	got, err = reader.AvaxSupply(ctx, 0)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1010-500), *got.Locked, "a spent UTXO is not locked")
+	require.Equal(t, uint64(3), *got.PTxFees)
 }
 
 // Without the AVAX asset ID nothing is totalled; a network with a DAG
@@ -62,7 +82,7 @@ func TestBurnTotalsUnknown(t *testing.T) {
 	first, _ := f.pBlocks()
 	writeP(t, s, first)
 	writeX(t, s, f)
-	got, err := s.PrimaryReader(f.decode).AvaxSupply(context.Background())
+	got, err := s.PrimaryReader(f.decode).AvaxSupply(context.Background(), 0)
 	require.NoError(t, err)
 	require.Nil(t, got.PTxFees)
 	require.Nil(t, got.XBurned)
@@ -73,7 +93,7 @@ func TestBurnTotalsUnknown(t *testing.T) {
 	net.AVAXAssetID = avax
 	s.SetPrimaryNetwork(net) // no upgrades known: a DAG may precede the linear chain
 	writeX(t, s, f)
-	got, err = s.PrimaryReader(f.decode).AvaxSupply(context.Background())
+	got, err = s.PrimaryReader(f.decode).AvaxSupply(context.Background(), 0)
 	require.NoError(t, err)
 	require.Nil(t, got.XBurned)
 }

@@ -37,12 +37,12 @@ import (
 //	0x22  uaddr | holdChain | addr(20) | utxoID(32)          balance row of one owner: asset, amount, created and
 //	                                                         consumed time, locktimes, stake period, unstaked time,
 //	                                                         atomic flag + source chain ID (a function of 0x20 + 0x21)
-//	0x23  utime | holdChain | addr(20) | createdTime(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by
-//	                                                         creation time (utxolist.go; written beside each 0x22 row)
-//	0x24  uamt | holdChain | addr(20) | amount(8) | utxoID(32)   asset(32) | amount(8): the owner's UTXOs by amount
-//	0x25  utimeu | holdChain | addr(20) | createdTime(8) | utxoID(32)   as 0x23, for unspent UTXOs only (deleted
-//	                                                         when the UTXO is consumed)
-//	0x26  uamtu | holdChain | addr(20) | amount(8) | utxoID(32)   as 0x24, for unspent UTXOs only
+//	0x23  utimeu | holdChain | addr(20) | createdTime(8) | utxoID(32)   asset(32) | amount(8): the owner's unspent
+//	                                                         UTXOs by creation time (utxolist.go)
+//	0x24  uamtu | holdChain | addr(20) | amount(8) | utxoID(32)   asset(32) | amount(8): the same by amount
+//	0x25  utimes | holdChain | addr(20) | createdTime(8) | utxoID(32)   as 0x23, for spent UTXOs (a consumption
+//	                                                         moves the UTXO's rows from 0x23-0x24 to 0x25-0x26)
+//	0x26  uamts | holdChain | addr(20) | amount(8) | utxoID(32)   as 0x24, for spent UTXOs
 //	0x30  staker | stakingTxID(32)                           staker record (stakerrows.go): staking tx type, block,
 //	                                                         pdata.Staker, then how it ended: reward tx, time,
 //	                                                         outcome, rewards and their owners by reward type;
@@ -96,6 +96,8 @@ import (
 //	                                                         block (burns.go)
 //	0x62  cburn | height(8)                                  C-chain AVAX burned up to the block (burns.go): by atomic
 //	                                                         txs (nAVAX) and by EVM tx fees (wei)
+//	0x63  lock | unlock(8) | utxoID(32)                      amount(8): an unspent AVAX UTXO time-locked until unlock
+//	                                                         (locked.go; a function of 0x20 + 0x21)
 //	0x80  etx | chain | height(8) | index(4)                 EVM tx with its receipt (rowcodec, evmrows.go)
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
@@ -142,7 +144,7 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation; 0x63-0x64 the burns of the pre-Cortina X-chain DAG.
+// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
 //
 // Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -184,10 +186,10 @@ const (
 	tagUTXO     byte = 0x20
 	tagSpent    byte = 0x21
 	tagUAddr    byte = 0x22
-	tagUTime    byte = 0x23
-	tagUAmt     byte = 0x24
-	tagUTimeU   byte = 0x25
-	tagUAmtU    byte = 0x26
+	tagUTimeU   byte = 0x23
+	tagUAmtU    byte = 0x24
+	tagUTimeS   byte = 0x25
+	tagUAmtS    byte = 0x26
 	tagStaker   byte = 0x30
 	tagStkNode  byte = 0x31
 	tagStkAddr  byte = 0x32
@@ -206,13 +208,14 @@ const (
 	tagBlockID  byte = 0x45
 	tagVtxID    byte = 0x46
 	tagSubnet   byte = 0x50
-	tagChain    byte = 0x51
+	tagBchain   byte = 0x51
 	tagSubChain byte = 0x52
 	tagSubOrder byte = 0x53
-	tagChnOrder byte = 0x54
+	tagBchOrder byte = 0x54
 	tagPBurn    byte = 0x60
 	tagXBurn    byte = 0x61
 	tagCBurn    byte = 0x62
+	tagLock     byte = 0x63
 	tagEVMTx    byte = 0x80
 	tagEVMBlock byte = 0x81
 	tagEVMAddr  byte = 0x82
@@ -274,8 +277,9 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // cumulative tx counts; a version 8 store lacks them for the blocks it
 // holds. 10: the asset tx rows (0x14), the UTXO listing rows (0x23-0x26),
 // the block-ID and vertex-ID rows (0x45, 0x46), the subnet and blockchain
-// rows (0x50-0x54) and the burn totals (0x60-0x62); a version 9 store lacks
-// them for what it holds, and has no burns to carry on from.)
+// rows (0x50-0x54), the burn totals (0x60-0x62) and the lock rows (0x63);
+// a version 9 store lacks them for what it holds, and has no burns to carry
+// on from.)
 const SchemaVersion uint32 = 10
 
 var (

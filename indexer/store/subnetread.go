@@ -66,7 +66,7 @@ func (r *PrimaryReader) Blockchain(ctx context.Context, id ids.ID) (b pdata.Inde
 func (r *PrimaryReader) Blockchains(ctx context.Context, q pdata.RegistryQuery) ([]pdata.IndexedBlockchain, error) {
 	var out []pdata.IndexedBlockchain
 	err := r.s.read(ctx, func(txn *badger.Txn) error {
-		return scanRegistry(ctx, txn, key{tagChnOrder}, q, func(id ids.ID) error {
+		return scanRegistry(ctx, txn, key{tagBchOrder}, q, func(id ids.ID) error {
 			b, err := readListedBlockchain(txn, id)
 			out = append(out, b)
 			return err
@@ -125,7 +125,7 @@ func readSubnet(ctx context.Context, txn *badger.Txn, id ids.ID) (pdata.Subnet, 
 }
 
 func readBlockchain(txn *badger.Txn, id ids.ID) (pdata.IndexedBlockchain, bool, error) {
-	v, err := getValue(txn, chainKey(id))
+	v, err := getValue(txn, blockchainKey(id))
 	if err != nil || v == nil {
 		return pdata.IndexedBlockchain{}, false, err
 	}

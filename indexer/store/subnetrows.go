@@ -12,8 +12,8 @@ import (
 // order rows end in a creation place, height(8) | index(4), then the ID,
 // so a listing resumes after (place, ID).
 
-func subnetKey(id ids.ID) []byte { return key{tagSubnet}.id(id) }
-func chainKey(id ids.ID) []byte  { return key{tagChain}.id(id) }
+func subnetKey(id ids.ID) []byte     { return key{tagSubnet}.id(id) }
+func blockchainKey(id ids.ID) []byte { return key{tagBchain}.id(id) }
 
 func subnetChainPrefix(subnet ids.ID) key { return key{tagSubChain}.id(subnet) }
 

@@ -100,11 +100,11 @@ func putSubnet(txn *blockTxn, s *pdata.Subnet, created bool) error {
 
 // putBlockchain writes b's record, its order row and its subnet's row.
 func putBlockchain(txn *blockTxn, b *pdata.IndexedBlockchain) error {
-	if err := txn.set(chainKey(b.ID), encodeBlockchain(b)); err != nil {
+	if err := txn.set(blockchainKey(b.ID), encodeBlockchain(b)); err != nil {
 		return fmt.Errorf("writing blockchain %s: %w", b.ID, err)
 	}
 	pos := pdata.RegistryPos{Created: b.Created, ID: b.ID}
-	for _, prefix := range []key{{tagChnOrder}, subnetChainPrefix(b.Subnet)} {
+	for _, prefix := range []key{{tagBchOrder}, subnetChainPrefix(b.Subnet)} {
 		if err := txn.set(registryOrderKey(prefix, pos), nil); err != nil {
 			return fmt.Errorf("writing blockchain %s's order rows: %w", b.ID, err)
 		}

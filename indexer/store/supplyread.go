@@ -12,9 +12,10 @@ import (
 )
 
 // AvaxSupply reads the supply and the burn totals after the last indexed
-// block of each primary-network chain (supply.go, l1fees.go, burns.go), in
-// one read so that the figures are of one moment of the index.
-func (r *PrimaryReader) AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error) {
+// block of each primary-network chain (supply.go, l1fees.go, burns.go), and
+// the AVAX still locked at time at (locked.go), in one read so that the
+// figures are of one moment of the index.
+func (r *PrimaryReader) AvaxSupply(ctx context.Context, at int64) (pdata.AvaxSupply, error) {
 	var out pdata.AvaxSupply
 	net := r.s.network()
 	if net.Supply != nil {
@@ -43,6 +44,13 @@ func (r *PrimaryReader) AvaxSupply(ctx context.Context) (pdata.AvaxSupply, error
 			if ok {
 				out.XBurned = &s.x
 			}
+		}
+		if locksKnown(net, heights) {
+			locked, err := lockedAt(ctx, txn, at)
+			if err != nil {
+				return fmt.Errorf("summing the locked AVAX: %w", err)
+			}
+			out.Locked = &locked
 		}
 		s, ok, err := readBurns(txn, netinfo.C, heights[netinfo.C])
 		if err != nil || !ok {
@@ -110,6 +118,15 @@ func readBurns(txn *badger.Txn, chain netinfo.Chain, height uint64) (burnState, 
 		return burnState{}, false, fmt.Errorf("the %s burns of block %d: %w", chain, height, err)
 	}
 	return s, true, nil
+}
+
+// locksKnown says whether the lock rows hold every locked UTXO: the P- and
+// X-chain are indexed from their genesis blocks (which hold the vesting
+// allocations), on a network without a DAG history (whose txs the vertex
+// follower writes on its own schedule) whose AVAX asset is known.
+func locksKnown(net *PrimaryNetwork, heights map[netinfo.Chain]uint64) bool {
+	return net.AVAXAssetID != ids.Empty && net.Genesis[netinfo.P] != nil && net.Genesis[netinfo.X] != nil &&
+		heights[netinfo.P] > 0 && heights[netinfo.X] > 0 && !hasDAGHistory(net)
 }
 
 // hasDAGHistory says whether the X-chain had txs before it became linear

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"encoding/binary"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -14,6 +15,9 @@ import (
 // query's bounds, in its direction. Several merge into one listing
 // (mergeRanges with txOrder).
 func txRange(txn *badger.Txn, prefix key, q *pdata.TxQuery) rangeIter {
+	// The bounds below are each built by appending to prefix: without
+	// spare capacity, so that one cannot overwrite another.
+	prefix = slices.Clip(prefix)
 	lo := prefix.u64(q.FromHeight)
 	var hi []byte
 	if q.ToHeight != 0 {

@@ -14,58 +14,80 @@ import (
 )
 
 // UTXO listing rows (0x23-0x26): each owner's UTXOs on the chain that holds
-// them, ordered by creation time and by amount, once with every UTXO
-// (includeSpent) and once with the unspent ones only. A page of
-// getUtxosByAddresses then reads its own rows and no others, however many
-// UTXOs the address has and however deep the page: no listing scans past
-// what it shows, but for the rows its asset and amount filters drop (the
-// row's value says both, so a dropped row costs no other read).
+// them, ordered by creation time and by amount, the unspent ones under one
+// pair of tags and the spent ones under another: a consumption moves the
+// UTXO's rows from the first pair to the second. A listing of unspent UTXOs
+// reads the first pair, one with includeSpent merges both; either way a
+// page reads its own rows and no others, however many UTXOs the address
+// has and however deep the page, but for the rows its asset and amount
+// filters drop (the row's value says both, so a dropped row costs no other
+// read).
 //
-// They are written beside the balance rows (writeBalances), by whichever
-// writer meets the UTXO's creation or consumption; a row's key never
-// changes (creation time and amount are the UTXO's own), so a listing that
-// resumes after a position never repeats a UTXO nor skips one still there.
+// The rows are written with the UTXO's creation and its consumption, by
+// whichever writer meets each (consumeUTXO moves rows only once the
+// creation is known; produceUTXO writes them where its consumption, read
+// beside it, puts them). A row's key never changes (creation time and
+// amount are the UTXO's own), so a listing that resumes after a position
+// never repeats a UTXO nor skips one still there.
 
 // utxoListValueLen is a listing row's value: asset(32) | amount(8).
 const utxoListValueLen = 32 + 8
 
-// utxoListTags are the listing row tags of an order: every UTXO, unspent
-// ones only.
-func utxoListTags(byAmount bool) (all, unspent byte) {
-	if byAmount {
-		return tagUAmt, tagUAmtU
+// utxoListTag is the tag of the listing rows of an order and a state.
+func utxoListTag(byAmount, spent bool) byte {
+	switch {
+	case byAmount && spent:
+		return tagUAmtS
+	case byAmount:
+		return tagUAmtU
+	case spent:
+		return tagUTimeS
+	default:
+		return tagUTimeU
 	}
-	return tagUTime, tagUTimeU
 }
 
-// writeUTXOListRows (re)writes u's listing rows under its owner addr;
-// unspent says whether the unspent-only rows hold it (else they are
-// deleted: the UTXO was consumed).
-func writeUTXOListRows(txn *blockTxn, u *utxoRow, addr ids.ShortID, unspent bool) error {
-	v := make([]byte, 0, utxoListValueLen)
-	v = append(v, u.Asset[:]...)
-	v = binary.BigEndian.AppendUint64(v, u.Amount)
-	for _, byAmount := range []bool{false, true} {
-		sortKey := uint64(max(u.Time, 0))
-		if byAmount {
-			sortKey = u.Amount
-		}
-		all, unspentOnly := utxoListTags(byAmount)
-		if err := txn.set(utxoListKey(all, u.Hold, addr, sortKey, u.ID), v); err != nil {
-			return err
-		}
-		k := utxoListKey(unspentOnly, u.Hold, addr, sortKey, u.ID)
-		var err error
-		if unspent {
-			err = txn.set(k, v)
-		} else {
-			err = txn.delete(k)
-		}
-		if err != nil {
-			return err
+// utxoSortKey is u's place in a listing by amount or by creation time.
+func utxoSortKey(u *utxoRow, byAmount bool) uint64 {
+	if byAmount {
+		return u.Amount
+	}
+	return uint64(max(u.Time, 0))
+}
+
+// eachUTXOListKey calls fn with the key of each of u's listing rows of a
+// state: both orders, under each owner.
+func eachUTXOListKey(u *utxoRow, spent bool, fn func(k []byte) error) error {
+	if u.Hold == noChain {
+		return nil
+	}
+	var owners addrSet
+	owners.add(u.Owners.Addrs...)
+	for _, addr := range owners.list {
+		for _, byAmount := range []bool{false, true} {
+			if err := fn(utxoListKey(utxoListTag(byAmount, spent), u.Hold, addr, utxoSortKey(u, byAmount), u.ID)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// writeUTXOListRows writes u's listing rows of its state (spent or not).
+func writeUTXOListRows(txn *blockTxn, u *utxoRow, spent bool) error {
+	v := make([]byte, 0, utxoListValueLen)
+	v = append(v, u.Asset[:]...)
+	v = binary.BigEndian.AppendUint64(v, u.Amount)
+	return eachUTXOListKey(u, spent, func(k []byte) error { return txn.set(k, v) })
+}
+
+// moveUTXOListRowsToSpent moves u's listing rows to the spent ones, at its
+// consumption.
+func moveUTXOListRowsToSpent(txn *blockTxn, u *utxoRow) error {
+	if err := eachUTXOListKey(u, false, txn.delete); err != nil {
+		return err
+	}
+	return writeUTXOListRows(txn, u, true)
 }
 
 // utxoOrder orders listing rows by sort key, then UTXO ID.
@@ -101,19 +123,21 @@ func utxoRange(txn *badger.Txn, prefix key, q *pdata.UTXOQuery) rangeIter {
 
 // UTXOs lists the UTXOs chain holds for any of q.Addresses (its own UTXO
 // set and its atomic memory), each once however many of the addresses own
-// it: a k-way merge of the addresses' listing rows. A call reads at most
+// it: a k-way merge of the addresses' listing rows (and, with spent ones,
+// of both states' rows). A call reads at most
 // q.Limit UTXOs and, when q.MaxScanned > 0, at most that many rows.
 func (r *PrimaryReader) UTXOs(ctx context.Context, chain netinfo.Chain, q pdata.UTXOQuery) (pdata.UTXOPage, error) {
 	var page pdata.UTXOPage
-	all, unspent := utxoListTags(q.ByAmount)
-	tag := unspent
+	tags := []byte{utxoListTag(q.ByAmount, false)}
 	if q.IncludeSpent {
-		tag = all
+		tags = append(tags, utxoListTag(q.ByAmount, true))
 	}
 	err := r.s.read(ctx, func(txn *badger.Txn) error {
-		ranges := make([]rangeIter, 0, len(q.Addresses))
-		for _, addr := range q.Addresses {
-			ranges = append(ranges, utxoRange(txn, utxoListPrefix(tag, chain, addr), &q))
+		ranges := make([]rangeIter, 0, len(tags)*len(q.Addresses))
+		for _, tag := range tags {
+			for _, addr := range q.Addresses {
+				ranges = append(ranges, utxoRange(txn, utxoListPrefix(tag, chain, addr), &q))
+			}
 		}
 		scanned := 0
 		var last pdata.UTXOPos

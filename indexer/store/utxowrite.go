@@ -30,6 +30,9 @@ func consumeUTXO(txn *blockTxn, at txPlace, txID ids.ID, in *pdata.Input) ([]ids
 	if err != nil || !ok {
 		return in.Signers.Addresses(), err
 	}
+	if err := moveUTXOListRowsToSpent(txn, &u); err != nil {
+		return nil, err
+	}
 	return u.Owners.Addrs, writeBalances(txn, &u, &spent)
 }
 
@@ -52,6 +55,9 @@ func produceUTXO(txn *blockTxn, net *PrimaryNetwork, at txPlace, txID ids.ID, u 
 		if err := listSpender(txn, spent, u.Owners.Addrs); err != nil {
 			return fmt.Errorf("listing the tx that spent it: %w", err)
 		}
+	}
+	if err := writeUTXOListRows(txn, &row, spent != nil); err != nil {
+		return err
 	}
 	return writeBalances(txn, &row, spent)
 }
@@ -117,10 +123,14 @@ func unstakeUTXO(txn *blockTxn, at txPlace, id ids.ID) ([]ids.ShortID, error) {
 	return u.Owners.Addrs, writeBalances(txn, &u, spent)
 }
 
-// writeBalances (re)writes the balance row of u under each of its owners.
+// writeBalances (re)writes the balance row of u under each of its owners,
+// and its lock row (locked.go).
 func writeBalances(txn *blockTxn, u *utxoRow, spent *spentRow) error {
 	if u.Hold == noChain {
 		return nil
+	}
+	if err := writeLock(txn, u, spent); err != nil {
+		return err
 	}
 	b := balanceOf(u, spent)
 	v := encodeBalance(&b)
@@ -128,9 +138,6 @@ func writeBalances(txn *blockTxn, u *utxoRow, spent *spentRow) error {
 	owners.add(u.Owners.Addrs...)
 	for _, addr := range owners.list {
 		if err := txn.set(uaddrKey(u.Hold, addr, u.ID), v); err != nil {
-			return err
-		}
-		if err := writeUTXOListRows(txn, u, addr, spent == nil); err != nil {
 			return err
 		}
 	}

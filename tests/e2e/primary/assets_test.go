@@ -177,7 +177,7 @@ func TestPrimaryAssets(t *testing.T) {
 			}
 			slices.Reverse(touching)
 			hashes := func(keep func(*xTxOnNode) bool) []string {
-				var out []string
+				out := []string{}
 				for _, x := range touching {
 					if keep == nil || keep(x) {
 						out = append(out, x.id.String())
@@ -185,6 +185,8 @@ func TestPrimaryAssets(t *testing.T) {
 				}
 				return out
 			}
+			t.Logf("asset %s (%s, cap %s, created %d): %d of the node's %d X-chain txs touch it",
+				asset, got.Symbol, got.Cap, got.CreatedAtTimestamp, len(touching), len(onNode))
 			require.Equal(t, hashes(nil), listAssetTxs(t, ctx, asset, url.Values{"pageSize": {"7"}}), "the asset's txs, pageSize 7")
 			require.Equal(t, hashes(nil), listAssetTxs(t, ctx, asset, url.Values{"pageSize": {"100"}}), "the asset's txs, pageSize 100")
 			if len(touching) <= 20 {
@@ -204,6 +206,9 @@ func TestPrimaryAssets(t *testing.T) {
 			// Windows over the txs' own times, bounds inclusive.
 			first, last := touching[len(touching)-1].time, touching[0].time
 			for _, w := range [][2]int64{{first, last}, {first, first}, {last, last}, {first + 1, last}, {(first + last) / 2, last}} {
+				if w[0] > w[1] {
+					continue // all in one second
+				}
 				q := url.Values{"startTimestamp": {strconv.FormatInt(w[0], 10)}, "endTimestamp": {strconv.FormatInt(w[1], 10)}, "pageSize": {"100"}}
 				require.Equal(t, hashes(func(x *xTxOnNode) bool { return x.time >= w[0] && x.time <= w[1] }),
 					listAssetTxs(t, ctx, asset, q), "window [%d, %d]", w[0], w[1])

@@ -15,14 +15,17 @@ import (
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
 	"github.com/ava-labs/avalanchego/utils/formatting"
+	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	avajson "github.com/ava-labs/avalanchego/utils/json"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
 	pblock "github.com/ava-labs/avalanchego/vms/platformvm/block"
+	"github.com/ava-labs/avalanchego/vms/platformvm/stakeable"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
+	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/libevm/common/hexutil"
 	"github.com/ava-labs/libevm/rpc"
 	"github.com/stretchr/testify/require"
@@ -60,7 +63,7 @@ type avaxSupplyReply struct {
 // exports and imports) and the L1 scenario (L1 validator balances, fees,
 // a refund) done, every figure getAvaxSupply gives equals the node's.
 func TestPrimaryAvaxSupply(t *testing.T) {
-	_ = primaryScenarioFixture(t)
+	s := primaryScenarioFixture(t)
 	l1 := l1ScenarioFixture(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
@@ -89,9 +92,10 @@ func TestPrimaryAvaxSupply(t *testing.T) {
 	}
 	t.Logf("at P=%d X=%d C=%d: %+v", heights["P"], heights["X"], heights["C"], reply)
 
-	pFees, l1Fees := nodePBurns(t, ctx, uri, heights["P"], l1)
-	xFees := nodeXBurns(t, ctx, uri, heights["X"])
-	cAtomic, cEVM := nodeCBurns(t, ctx, uri, heights["C"])
+	owners := ownerSet{}
+	pFees, l1Fees := nodePBurns(t, ctx, uri, heights["P"], l1, owners)
+	xFees := nodeXBurns(t, ctx, uri, heights["X"], owners)
+	cAtomic, cEVM := nodeCBurns(t, ctx, uri, heights["C"], owners)
 	require.NotZero(t, pFees, "the scenarios' P-chain txs burned fees")
 	require.NotZero(t, xFees, "the scenario's X-chain txs burned fees")
 	require.NotZero(t, cAtomic, "the scenario's C-chain atomic txs burned fees")
@@ -117,7 +121,13 @@ func TestPrimaryAvaxSupply(t *testing.T) {
 	total := new(big.Int).Sub(nano(currentSupply), new(big.Int).Add(pBurned, new(big.Int).Add(nano(xFees), cBurned)))
 	requireAVAX(t, total, reply.TotalSupply, "totalSupply (platform.getCurrentSupply less the burns)")
 	require.Equal(t, reply.TotalSupply, reply.CirculatingSupply, "circulatingSupply")
-	require.Nil(t, reply.TotalLocked, "totalLocked is left out")
+	for _, a := range genesis.GetConfig(uint32(networkID)).Allocations {
+		owners[a.AVAXAddr] = true
+	}
+	locked := nodeLocked(t, ctx, uri, s.hrp, owners, s.avax)
+	require.GreaterOrEqual(t, locked, s.lockedPlatform+s.lockedStk, "the scenario's locked P outputs are locked")
+	require.NotNil(t, reply.TotalLocked, "totalLocked")
+	requireAVAX(t, nano(locked), *reply.TotalLocked, "totalLocked (the node's time-locked UTXOs of every owner)")
 
 	// lastUpdated: the newest of the three chains' last block times.
 	last := max(truth.SnowmanBlockTxs(t, ctx, uri, "P", heights["P"]).Time,
@@ -200,7 +210,7 @@ func requireAVAX(t *testing.T, wei *big.Int, got, what string) {
 // inputs less its outputs, stake and the balances it gave L1 validators;
 // and the L1 validator fees: those balances, less the refunds, less what
 // the validators hold now (platform.getL1Validator at that height).
-func nodePBurns(t *testing.T, ctx context.Context, uri string, height uint64, l1 *l1Scenario) (fees, l1Fees uint64) {
+func nodePBurns(t *testing.T, ctx context.Context, uri string, height uint64, l1 *l1Scenario, owners ownerSet) (fees, l1Fees uint64) {
 	t.Helper()
 	avaxID := l1.avax
 	var deposited, refunded uint64
@@ -216,7 +226,7 @@ func nodePBurns(t *testing.T, ctx context.Context, uri string, height uint64, l1
 		blk, err := pblock.Parse(pblock.Codec, b)
 		require.NoError(t, err, "P block %d", h)
 		for _, tx := range blk.Txs() {
-			in, out, deposit := pTxAmounts(t, tx, avaxID)
+			in, out, deposit := pTxAmounts(t, tx, avaxID, owners)
 			require.GreaterOrEqual(t, in, out+deposit, "P tx %s: produces more AVAX than it consumes", tx.ID())
 			fees += in - out - deposit
 			deposited += deposit
@@ -252,7 +262,7 @@ func nodePBurns(t *testing.T, ctx context.Context, uri string, height uint64, l1
 
 // pTxAmounts are tx's AVAX inputs, outputs (stake and exports included)
 // and the balance it gives L1 validators.
-func pTxAmounts(t *testing.T, tx *txs.Tx, avaxID ids.ID) (in, out, deposit uint64) {
+func pTxAmounts(t *testing.T, tx *txs.Tx, avaxID ids.ID, owners ownerSet) (in, out, deposit uint64) {
 	t.Helper()
 	// Every tx with UTXOs embeds avax.BaseTx (Ins, Outs).
 	v := reflect.ValueOf(tx.Unsigned).Elem()
@@ -285,11 +295,52 @@ func pTxAmounts(t *testing.T, tx *txs.Tx, avaxID ids.ID) (in, out, deposit uint6
 		}
 	}
 	for _, o := range outs {
+		owners.addOut(o.Out)
 		if o.AssetID() == avaxID {
 			out += o.Out.Amount()
 		}
 	}
 	return in, out, deposit
+}
+
+// ownerSet collects the owners of the outputs the txs made: every address
+// that may hold a UTXO.
+type ownerSet map[ids.ShortID]bool
+
+func (s ownerSet) addOut(o avax.TransferableOut) {
+	if lock, ok := o.(*stakeable.LockOut); ok {
+		o = lock.TransferableOut
+	}
+	if tr, ok := o.(*secp256k1fx.TransferOutput); ok {
+		for _, a := range tr.Addrs {
+			s[a] = true
+		}
+	}
+}
+
+// nodeLocked sums the AVAX of the UTXOs the owners hold on P and X and in
+// every atomic memory (getUTXOs) whose lock (locktime or stakeable lock)
+// ends after now. No stake on this network is locked (the genesis
+// validators' stake unlocked long ago), so the staked outputs, which
+// getUTXOs does not show, hold none.
+func nodeLocked(t *testing.T, ctx context.Context, uri, hrp string, owners ownerSet, avaxID ids.ID) uint64 {
+	t.Helper()
+	now := uint64(time.Now().Unix())
+	seen := map[ids.ID]bool{}
+	var total uint64
+	for a := range owners {
+		for _, where := range [][2]string{{"P", ""}, {"P", "X"}, {"P", "C"}, {"X", ""}, {"X", "P"}, {"X", "C"}, {"C", "P"}, {"C", "X"}} {
+			addr, err := address.Format(where[0], hrp, a[:])
+			require.NoError(t, err)
+			for _, u := range truth.UTXOs(t, ctx, uri, where[0], where[1], addr) {
+				if u.Asset == avaxID && max(u.Locktime, u.StakeLocktime) > now && !seen[u.ID] {
+					seen[u.ID] = true
+					total += u.Amount
+				}
+			}
+		}
+	}
+	return total
 }
 
 // addressedCall is the addressed-call payload of a signed warp message.
@@ -336,7 +387,7 @@ func pRefund(t *testing.T, ctx context.Context, uri string, l1 *l1Scenario, txID
 }
 
 // nodeXBurns recomputes the X-chain's burns up to height from avm.getTx.
-func nodeXBurns(t *testing.T, ctx context.Context, uri string, height uint64) uint64 {
+func nodeXBurns(t *testing.T, ctx context.Context, uri string, height uint64, owners ownerSet) uint64 {
 	t.Helper()
 	avaxID := xAVAX(t, ctx, uri)
 	var fees uint64
@@ -350,6 +401,11 @@ func nodeXBurns(t *testing.T, ctx context.Context, uri string, height uint64) ui
 				}
 			}
 			for _, o := range tx.Outs {
+				for _, a := range o.Addrs {
+					_, _, b, err := address.Parse(a)
+					require.NoError(t, err, "X tx %s output address %q", id, a)
+					owners[ids.ShortID(b)] = true
+				}
 				if o.Asset == avaxID {
 					out += o.Amount
 				}
@@ -373,7 +429,7 @@ func xAVAX(t *testing.T, ctx context.Context, uri string) ids.ID {
 
 // nodeCBurns recomputes the C-chain's burns up to height: the atomic txs
 // of each block's extra data (nAVAX) and the EVM txs' fees (wei).
-func nodeCBurns(t *testing.T, ctx context.Context, uri string, height uint64) (atomicFees uint64, evmFees *big.Int) {
+func nodeCBurns(t *testing.T, ctx context.Context, uri string, height uint64, owners ownerSet) (atomicFees uint64, evmFees *big.Int) {
 	t.Helper()
 	client := truth.EthClient(t, ctx, uri)
 	headers, err := truth.EVMHeaders(ctx, client, height)
@@ -419,6 +475,7 @@ func nodeCBurns(t *testing.T, ctx context.Context, uri string, height uint64) (a
 					}
 				}
 				for _, o := range utx.ExportedOutputs {
+					owners.addOut(o.Out)
 					if o.AssetID() == avaxID {
 						out += o.Out.Amount()
 					}

@@ -198,10 +198,13 @@ func requireFee(t *testing.T, sc *scenarioTx, got dataapi.PrimaryTx, fee map[ids
 	require.Equal(t, fee, diff, "%s: amountUnlocked - amountCreated = inputs - outputs on the node", sc)
 }
 
+// positive keeps the assets a tx burned (inputs exceed outputs): an asset
+// it mints (a CreateAssetTx's initial states) comes out of nothing, and is
+// no fee.
 func positive(m map[ids.ID]int64) map[ids.ID]uint64 {
 	out := map[ids.ID]uint64{}
 	for k, v := range m {
-		if v != 0 {
+		if v > 0 {
 			out[k] = uint64(v)
 		}
 	}

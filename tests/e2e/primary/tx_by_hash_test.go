@@ -249,6 +249,7 @@ func TestPrimaryTxByHash(t *testing.T) {
 				if chain != "C" {
 					requireMatchesNodeBytes(t, chain, sc.id, decodeNodeTx(t, ctx, chain, sc.id), got)
 				}
+				t.Logf("%s: by hash = node (getTx json, bytes) = listing item", sc)
 				switch listed, ok := listedA[sc.id.String()]; {
 				case ok:
 					require.Equal(t, listed, raw, "%s: getTxByHash = the transactions listing's item", sc)
