@@ -76,8 +76,6 @@ func (f *sdkFixtures) knownDeviations() []harness.SDKDeviation {
 		keys("dataPrimaryNetworkGetBlockchainById", ``),
 		keys("dataPrimaryNetworkListSubnets", `subnets\[\]\.blockchains\[\]\.`),
 		keys("dataPrimaryNetworkGetSubnetById", `blockchains\[\]\.`),
-		{Func: "avaxSupplyGet", Issues: regexp.MustCompile(`^totalLocked: Required \(invalid_type\)$`),
-			Why: "getAvaxSupply omits totalLocked (the index cannot derive it, says its note); the SDK's AvaxSupplyResponse requires it"},
 		{Func: "dataPrimaryNetworkGetChainIdsForAddresses",
 			Issues: regexp.MustCompile(`^addresses\[\d+\]\.blockchainIds\[\d+\]: Invalid enum value\. .*received '(` + localChains + `)' \(invalid_enum_value\)$`),
 			Why: "the SDK's BlockchainIds enum has mainnet's and Fuji's chain IDs only (and the P-chain's, the same everywhere): " +
