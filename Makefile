@@ -175,7 +175,7 @@ test-sdk: build
 # address's 10k UTXOs (first and 50th page of 100), listValidators over
 # 2,000 validators with filters and getTxByHash to 32 clients, next to the
 # trivial route; its UTXOs and validators are real txs (the 2,000
-# validators take the P-chain about five minutes).
+# validators take the P-chain about six minutes).
 # The signature aggregation one starts a 5-validator network and times the
 # quorum for fresh and cached messages, one client and 16.
 bench: build

@@ -98,8 +98,8 @@ type benchValidator struct {
 // with a BLS key staking from a UTXO of its own, with different stakes,
 // end times (an hour and more from now) and fees (2% to 50%), and waits
 // until the node has accepted every one. The txs are independent, so they
-// are issued without waiting and the chain packs them into blocks as its
-// gas capacity allows (a few hundred seconds for 2,000 on a local network).
+// are issued without waiting for one another, at the pace the chain's gas
+// refill allows (about six minutes for 2,000 on a local network).
 func issueValidators(b *testing.B, ctx context.Context, uri string, n int) []benchValidator {
 	key, err := secp256k1.NewPrivateKey()
 	if err != nil {

@@ -50,10 +50,10 @@ func httpBenchRequests() int { return harness.EnvInt("AVADATA_BENCH_PRIMARY_HTTP
 //   - trivial: /v1/status.
 //
 // Everything served is real: the UTXOs are 15 X-chain BaseTxs of 700
-// outputs each (the X-chain's largest tx is 64 KiB), and the validators are 2,000 AddPermissionlessValidatorTxs
-// the node accepted (about five minutes on a local network: the P-chain's
-// gas capacity admits about seven a second). The network is the
-// benchmark's own, started fresh. The setup runs once; the sub-benchmark
+// outputs each (the X-chain's largest tx is 64 KiB), and the validators
+// are 2,000 AddPermissionlessValidatorTxs the node accepted (about six
+// minutes on a local network: the P-chain's gas refill admits about six a
+// second). The network is the benchmark's own, started fresh. The setup runs once; the sub-benchmark
 // runs the loads b.N times (ns/op: one round of the five loads,
 // AVADATA_BENCH_PRIMARY_HTTP_REQS requests each).
 func BenchmarkPrimaryHTTPRoutes(b *testing.B) {
