@@ -98,6 +98,10 @@
 //	getLastActivityTimestampByAddresses          GET   /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses primary/get_last_activity_timestamp_by_addresses.go
 //	getLastActivityTimestampByAddressesV2        POST  /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses primary/get_last_activity_timestamp_by_addresses_v2.go
 //	getChainIdsForAddresses                      GET   /v1/networks/{network}/addresses:listChainIds                               primary/get_chain_ids_for_addresses.go
+//	listValidators                               GET   /v1/networks/{network}/validators                                           primary/list_validators.go
+//	listL1Validators                             GET   /v1/networks/{network}/l1Validators                                         primary/list_l1_validators.go
+//	listPendingPrimaryNetworkRewards             GET   /v1/networks/{network}/rewards:listPending                                  primary/list_pending_primary_network_rewards.go
+//	getNetworkDetails                            GET   /v1/networks/{network}                                                      primary/get_network_details.go
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go

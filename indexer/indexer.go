@@ -140,6 +140,7 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 		if err != nil {
 			return err
 		}
+		src.SetRefundOwners(l1RefundOwners(st))
 		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
 	case netinfo.KindAVM:
 		src, err := xchain.NewSource(client.BlockIndex(netinfo.X))

@@ -142,3 +142,30 @@ func (vm *VM) currentIndexer() (*indexer.Indexer, error) {
 	}
 	return vm.indexer, nil
 }
+
+// SubnetValidators reads one subnet's current validators from the node.
+func (vm *VM) SubnetValidators(ctx context.Context, subnetID ids.ID) ([]platformvm.ClientPermissionlessValidator, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return nil, err
+	}
+	return ix.SubnetValidators(ctx, subnetID)
+}
+
+// L1Validator reads one L1 validation from the node.
+func (vm *VM) L1Validator(ctx context.Context, validationID ids.ID) (platformvm.L1Validator, uint64, bool, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return platformvm.L1Validator{}, 0, false, err
+	}
+	return ix.L1Validator(ctx, validationID)
+}
+
+// CurrentSupply reads the primary network's current supply from the node.
+func (vm *VM) CurrentSupply(ctx context.Context) (uint64, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return 0, err
+	}
+	return ix.CurrentSupply(ctx)
+}

@@ -62,7 +62,7 @@ func (s *server) parseListErc20BalancesRequest(r *http.Request, heights *api.Hei
 	if req.Contracts, err = parseContractAddresses(q); err != nil {
 		return req, err
 	}
-	filterSpam, err := parseBool(q, paramFilterSpamTokens, true)
+	filterSpam, err := api.ParseBool(q, paramFilterSpamTokens, true)
 	if err != nil {
 		return req, err
 	}
@@ -95,9 +95,6 @@ func parseContractAddresses(q url.Values) ([]common.Address, error) {
 }
 
 func compareAddresses(a, b common.Address) int { return bytes.Compare(a[:], b[:]) }
-
-// parseBool reads a boolean parameter: true or false (any case).
-func parseBool(q url.Values, name string, def bool) (bool, error) { return api.ParseBool(q, name, def) }
 
 // listErc20BalancesResponse is the OpenAPI's ListErc20BalancesResponse.
 type listErc20BalancesResponse struct {

@@ -26,7 +26,7 @@ type listTransactionDetailsResponseV2 struct {
 }
 
 func (s *server) serveListTransactionsV2(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {
-	filterSpam, spamErr := parseBool(r.URL.Query(), paramFilterSpamTokens, false)
+	filterSpam, spamErr := api.ParseBool(r.URL.Query(), paramFilterSpamTokens, false)
 	// The filter is bound into the page tokens: a token resumes only the
 	// listing it came from.
 	req, err := s.parseEVMBlockListing(r, heights, api.DataPaging(routeListTransactionsV2, true), strconv.FormatBool(filterSpam))

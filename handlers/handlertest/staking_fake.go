@@ -22,6 +22,8 @@ type Staking struct {
 	StakerList []pdata.IndexedStaker
 	RewardList []pdata.IndexedReward
 	Err        error // returned by every call when set
+	// L1ValidationState is what L1Validations answers from.
+	L1ValidationState pdata.L1Validations
 
 	StakerQueries []pdata.StakerQuery
 	rewardQueries []pdata.RewardQuery
@@ -87,7 +89,7 @@ func (f *Staking) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.Ind
 			!afterPos(pos(st), q.After, q.Desc, cmpStakerPos):
 			continue
 		}
-		if len(out) == q.Limit {
+		if q.Limit > 0 && len(out) == q.Limit { // as the store: no bound when <= 0
 			break
 		}
 		out = append(out, *st)
@@ -135,6 +137,7 @@ type Platform struct {
 	Validators []platformvm.ClientPermissionlessValidator
 	Err        error // returned by every call when set
 	Calls      [][]ids.NodeID
+	State      L1State
 }
 
 func NewPlatform() *Platform { return &Platform{} }
@@ -163,4 +166,42 @@ func (f *Platform) CallCount() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.Calls)
+}
+
+// L1State is the fake's live L1 and supply state: SubnetValidators answers
+// from Subnets, L1Validator from L1 (absent: not found), CurrentSupply
+// Supply.
+type L1State struct {
+	Subnets map[ids.ID][]platformvm.ClientPermissionlessValidator
+	L1      map[ids.ID]platformvm.L1Validator
+	Height  uint64
+	Supply  uint64
+}
+
+func (f *Platform) SubnetValidators(ctx context.Context, subnetID ids.ID) ([]platformvm.ClientPermissionlessValidator, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.Err != nil {
+		return nil, f.Err
+	}
+	return slices.Clone(f.State.Subnets[subnetID]), ctx.Err()
+}
+
+func (f *Platform) L1Validator(ctx context.Context, validationID ids.ID) (platformvm.L1Validator, uint64, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.Err != nil {
+		return platformvm.L1Validator{}, 0, false, f.Err
+	}
+	v, ok := f.State.L1[validationID]
+	return v, f.State.Height, ok, ctx.Err()
+}
+
+func (f *Platform) CurrentSupply(ctx context.Context) (uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.Err != nil {
+		return 0, f.Err
+	}
+	return f.State.Supply, ctx.Err()
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/vms/platformvm"
-	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -41,8 +40,10 @@ import (
 //   - validatorHealth: reachabilityPercent is 100 when the node is
 //     connected to the validator, else 0; the benched percentages are not
 //     known to a node's API and are 0;
-//   - geolocation: null (no source); avalancheGoVersion and
-//     delegationCapacity: left out (optional, no source here);
+//   - geolocation: null (no source); avalancheGoVersion: left out
+//     (optional, no source here); delegationCapacity: see
+//     delegationCapacity (current_validators.go), left out without the
+//     node's entry;
 //   - potentialRewards: the node's potential reward for the validation, and
 //     as delegation reward the fees accrued so far plus the fees of the
 //     current delegations' potential rewards.
@@ -86,7 +87,7 @@ func (s *server) serveGetSingleValidatorDetails(w http.ResponseWriter, r *http.R
 	if err != nil {
 		return err
 	}
-	live := s.liveValidation(ctx, req.NodeID, stakers, now)
+	live := s.liveValidations(ctx, stakers, now)
 	shapes := &shaper{node: s.Network(), chain: netinfo.P}
 	resp := listValidatorsResponse{Validators: make([]any, 0, len(stakers)), NextPageToken: token}
 	for i := range stakers {
@@ -179,6 +180,9 @@ func (v *shaper) activeValidator(base validatorBase, st *pdata.IndexedStaker, li
 	if lv.Uptime != nil {
 		out.UptimePerformance = shortFloat(*lv.Uptime)
 	}
+	if takesDelegations(st.Type, &st.Staker) {
+		out.DelegationCapacity = api.FormatUint(delegationCapacity(v.node.NetworkID, lv))
+	}
 	if lv.Connected != nil && *lv.Connected {
 		out.ValidatorHealth.ReachabilityPercent = 100
 	}
@@ -217,35 +221,6 @@ func shortFloat(f float32) float64 {
 type liveValidators struct {
 	byTx       map[ids.ID]platformvm.ClientPermissionlessValidator
 	totalStake uint64 // 0 when unknown
-}
-
-// liveValidation reads the node's current validator entry of nodeID, with
-// its delegators, and the total stake, when the page holds an active
-// primary-network validation. Failures degrade the reply, see above.
-func (s *server) liveValidation(ctx context.Context, nodeID ids.NodeID, stakers []pdata.IndexedStaker, now int64) liveValidators {
-	var live liveValidators
-	needed := false
-	for i := range stakers {
-		st := &stakers[i]
-		needed = needed || (st.Staker.Subnet == ids.Empty && st.Status(now) == pdata.StatusActive)
-	}
-	if !needed || s.platform == nil {
-		return live
-	}
-	vals, err := s.platform.CurrentValidators(ctx, []ids.NodeID{nodeID})
-	if err != nil {
-		s.Log().Debug("reading the current validator; answering without live data",
-			zap.Stringer("nodeID", nodeID), zap.Error(err))
-		return live
-	}
-	live.byTx = make(map[ids.ID]platformvm.ClientPermissionlessValidator, len(vals))
-	for _, v := range vals {
-		live.byTx[v.TxID] = v
-	}
-	if live.totalStake, err = s.totalStake.get(ctx, s); err != nil {
-		s.Log().Debug("reading the total stake; answering without stakePercentage", zap.Error(err))
-	}
-	return live
 }
 
 // totalStakeTTL is how long the total stake is reused: reading it lists

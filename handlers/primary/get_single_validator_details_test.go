@@ -75,7 +75,7 @@ func TestGetValidator(t *testing.T) {
 	active := byTx[handlertest.VActive.String()]
 	require.Equal(t, map[string]any{
 		"txHash": handlertest.VActive.String(), "nodeId": handlertest.NodeID, "subnetId": node.ChainID(netinfo.P).String(),
-		"amountStaked": "2000000000000", "delegationFee": "3",
+		"amountStaked": "2000000000000", "delegationFee": "3", "delegationCapacity": "7975000000000",
 		"startTimestamp": float64(handlertest.FixtureNow - 100_000), "endTimestamp": float64(handlertest.FixtureNow + 1_000_000),
 		"blsCredentials":   map[string]any{"publicKey": "0xaa", "proofOfPossession": "0xbb"},
 		"validationStatus": "active",

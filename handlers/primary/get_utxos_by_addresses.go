@@ -39,7 +39,6 @@ import (
 const (
 	paramMinUtxoAmount = "minUtxoAmount"
 	paramIncludeSpent  = "includeSpent"
-	paramSortBy        = "sortBy"
 )
 
 // UTXO listing limits.

@@ -4,10 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/ava-labs/avalanchego/ids"
-	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -131,48 +129,15 @@ func completedDelegation(st *pdata.IndexedStaker) (gross, net uint64) {
 
 // potentialRewards reads the node's potential rewards of the page's active
 // primary-network delegations, by staking tx: one read per node, a few at
-// a time. Nodes the node cannot answer for are left out.
+// a time (currentOfNodes). Nodes the node cannot answer for are left out.
 func (s *server) potentialRewards(ctx context.Context, stakers []pdata.IndexedStaker, now int64) map[ids.ID]uint64 {
 	out := map[ids.ID]uint64{}
-	if s.platform == nil {
-		return out
-	}
-	var nodes []ids.NodeID
-	seen := map[ids.NodeID]bool{}
-	for i := range stakers {
-		st := &stakers[i]
-		if st.Staker.Subnet == ids.Empty && st.Status(now) == pdata.StatusActive && !seen[st.Staker.NodeID] {
-			seen[st.Staker.NodeID] = true
-			nodes = append(nodes, st.Staker.NodeID)
+	for _, v := range s.currentOfNodes(ctx, activeNodesOf(stakers, now)) {
+		for _, d := range v.Delegators {
+			if d.PotentialReward != nil {
+				out[d.TxID] = *d.PotentialReward
+			}
 		}
 	}
-	var (
-		mu   sync.Mutex
-		wg   sync.WaitGroup
-		sema = make(chan struct{}, maxLiveReads)
-	)
-	for _, node := range nodes {
-		wg.Add(1)
-		sema <- struct{}{}
-		go func() {
-			defer func() { <-sema; wg.Done() }()
-			vals, err := s.platform.CurrentValidators(ctx, []ids.NodeID{node})
-			if err != nil {
-				s.Log().Debug("reading a validator's delegators; answering 0 for their estimates",
-					zap.Stringer("nodeID", node), zap.Error(err))
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, v := range vals {
-				for _, d := range v.Delegators {
-					if d.PotentialReward != nil {
-						out[d.TxID] = *d.PotentialReward
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
 	return out
 }

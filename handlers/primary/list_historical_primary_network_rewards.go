@@ -29,31 +29,18 @@ import (
 // GET /v1/networks/{network}/rewards. At least one of Addresses and NodeIDs
 // is set.
 type listHistoricalPrimaryNetworkRewardsRequest struct {
-	Addresses []string // X/P-chain addresses as given
-	// AddressIDs are the 20 bytes of Addresses, in the same order.
-	AddressIDs []ids.ShortID
-	NodeIDs    []ids.NodeID
-	Currency   string // lower-case, default usd
-	Page       api.Page
+	rewardSelection
+	Currency string // lower-case, default usd
+	Page     api.Page
 }
 
 func (s *server) parseListHistoricalPrimaryNetworkRewardsRequest(r *http.Request, heights *api.Heights) (listHistoricalPrimaryNetworkRewardsRequest, error) {
 	var req listHistoricalPrimaryNetworkRewardsRequest
 	var err error
-	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
+	if req.rewardSelection, err = s.parseRewardSelection(r, heights); err != nil {
 		return req, err
 	}
-	s.ReadsChain(heights, netinfo.P) // staking data is the P-chain's
 	q := r.URL.Query()
-	if req.Addresses, req.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
-		return req, err
-	}
-	if req.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
-		return req, err
-	}
-	if len(req.Addresses) == 0 && len(req.NodeIDs) == 0 {
-		return req, api.BadRequest("%s or %s is required: give at least one of them", api.ParamAddresses, api.ParamNodeIDs)
-	}
 	if req.Currency, err = api.ParseCurrency(q); err != nil {
 		return req, err
 	}

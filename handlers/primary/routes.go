@@ -35,6 +35,10 @@ const (
 	routeGetLastActivityTimestampByAddresses         = "getLastActivityTimestampByAddresses"
 	routeGetLastActivityTimestampByAddressesV2       = "getLastActivityTimestampByAddressesV2"
 	routeGetChainIdsForAddresses                     = "getChainIdsForAddresses"
+	routeListValidators                              = "listValidators"
+	routeListL1Validators                            = "listL1Validators"
+	routeListPendingPrimaryNetworkRewards            = "listPendingPrimaryNetworkRewards"
+	routeGetNetworkDetails                           = "getNetworkDetails"
 )
 
 // Query parameters of several operations.
@@ -45,6 +49,11 @@ const (
 	paramAssetID        = "assetId"
 	paramBlockTimestamp = "blockTimestamp"
 	paramVertexHeight   = "vertexHeight"
+	// paramSubnetID is the {subnetId} path parameter of getSubnetById and
+	// the subnetId filter of the validator listings.
+	paramSubnetID = "subnetId"
+	// paramSortBy names the sort key of the UTXO and validator listings.
+	paramSortBy = "sortBy"
 )
 
 // Chains an operation accepts as {blockchainId}: transactions, balances and
@@ -148,5 +157,21 @@ func (s *server) routes() []api.Route {
 			Path:    "/v1/networks/{network}/addresses:listChainIds",
 			Summary: "primary chains each address has activity on",
 			Handler: s.Adapt(s.serveGetChainIdsForAddresses)},
+		{Name: routeListValidators, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/validators",
+			Summary: "validations of every node, filtered and sorted",
+			Handler: s.Adapt(s.serveListValidators)},
+		{Name: routeListL1Validators, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/l1Validators",
+			Summary: "L1 validators",
+			Handler: s.Adapt(s.serveListL1Validators)},
+		{Name: routeListPendingPrimaryNetworkRewards, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}/rewards:listPending",
+			Summary: "potential rewards of active stakers",
+			Handler: s.Adapt(s.serveListPendingPrimaryNetworkRewards)},
+		{Name: routeGetNetworkDetails, Method: http.MethodGet,
+			Path:    "/v1/networks/{network}",
+			Summary: "validator and delegator counts and stake",
+			Handler: s.Adapt(s.serveGetNetworkDetails)},
 	}
 }

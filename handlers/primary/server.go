@@ -80,6 +80,8 @@ type Reader interface {
 type StakingReader interface {
 	Stakers(ctx context.Context, q pdata.StakerQuery) ([]pdata.IndexedStaker, error)
 	Rewards(ctx context.Context, q pdata.RewardQuery) ([]pdata.IndexedReward, error)
+	// L1Validations lists the L1 validations q selects as they stand.
+	L1Validations(ctx context.Context, q pdata.L1ValidationQuery) (pdata.L1Validations, error)
 }
 
 // PlatformStateReader reads the P-chain's current validators from the node
@@ -87,6 +89,15 @@ type StakingReader interface {
 // delegators too).
 type PlatformStateReader interface {
 	CurrentValidators(ctx context.Context, nodeIDs []ids.NodeID) ([]platformvm.ClientPermissionlessValidator, error)
+	// SubnetValidators reads platform.getCurrentValidators of one subnet
+	// (an L1's validators with their validation IDs, weights and balances).
+	SubnetValidators(ctx context.Context, subnetID ids.ID) ([]platformvm.ClientPermissionlessValidator, error)
+	// L1Validator reads platform.getL1Validator: the validation's state and
+	// the P-chain height it was read at; found is false for a validation
+	// the P-chain does not hold (never registered, or removed).
+	L1Validator(ctx context.Context, validationID ids.ID) (v platformvm.L1Validator, height uint64, found bool, err error)
+	// CurrentSupply reads platform.getCurrentSupply of the primary network.
+	CurrentSupply(ctx context.Context) (uint64, error)
 }
 
 // server serves the primary network's operations: P-chain, X-chain
@@ -103,6 +114,9 @@ type server struct {
 	// totalStake caches the primary network's total stake (a validator's
 	// stakePercentage); the one member written after construction.
 	totalStake totalStakeCache
+	// liveSet caches the node's current primary validators (listValidators'
+	// live filters, getNetworkDetails).
+	liveSet liveSetCache
 }
 
 // Routes returns the routes of the primary network's operations.

@@ -10,6 +10,7 @@ import (
 	"github.com/ava-labs/avalanchego/vms/platformvm/reward"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
 
@@ -183,4 +184,36 @@ func grossOfNet(net uint64, shares uint32) uint64 {
 // b up to 10^6): rewards are far below 2^64, a*10^6 need not be.
 func mulDiv(a, b, c uint64) uint64 {
 	return a/c*b + a%c*b/c
+}
+
+// rewardSelection is the addresses and nodeIds filters of the reward
+// listings (listHistoricalPrimaryNetworkRewards,
+// listPendingPrimaryNetworkRewards).
+type rewardSelection struct {
+	Addresses []string // X/P-chain addresses as given
+	// AddressIDs are the 20 bytes of Addresses, in the same order.
+	AddressIDs []ids.ShortID
+	NodeIDs    []ids.NodeID
+}
+
+// parseRewardSelection resolves the network (staking data is the
+// P-chain's) and reads addresses and nodeIds, at least one of them.
+func (s *server) parseRewardSelection(r *http.Request, heights *api.Heights) (rewardSelection, error) {
+	var sel rewardSelection
+	var err error
+	if err = api.ResolveNetwork(api.PathVar(r, api.ParamNetwork), s.Network()); err != nil {
+		return sel, err
+	}
+	s.ReadsChain(heights, netinfo.P)
+	q := r.URL.Query()
+	if sel.Addresses, sel.AddressIDs, err = s.parsePrimaryAddresses(q, api.ParamAddresses, false); err != nil {
+		return sel, err
+	}
+	if sel.NodeIDs, err = api.ParseNodeIDList(q, api.ParamNodeIDs); err != nil {
+		return sel, err
+	}
+	if len(sel.Addresses) == 0 && len(sel.NodeIDs) == 0 {
+		return sel, api.BadRequest("%s or %s is required: give at least one of them", api.ParamAddresses, api.ParamNodeIDs)
+	}
+	return sel, nil
 }

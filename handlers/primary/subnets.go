@@ -29,7 +29,6 @@ import (
 // repeated or lost. A subnet's owner and L1 state are its current ones.
 
 const (
-	paramSubnetID     = "subnetId"
 	paramBlockchainID = "blockchainId"
 )
 

@@ -59,7 +59,7 @@ func newFakePlatform() *fakePlatform {
 func (f *fakePlatform) addTx(tx *txs.Tx) { f.txs[tx.ID()] = tx.Bytes() }
 
 // L1Refund finds no refund: the source tests have no L1 validators.
-func (*fakePlatform) L1Refund(context.Context, ids.ID, ids.ID) ([]byte, bool, error) {
+func (*fakePlatform) L1Refund(context.Context, ids.ID, ids.ID, []ids.ShortID) ([]byte, bool, error) {
 	return nil, false, nil
 }
 

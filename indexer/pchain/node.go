@@ -3,6 +3,7 @@ package pchain
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ava-labs/avalanchego/api"
@@ -33,8 +34,10 @@ type Platform interface {
 	GetRewardUTXOs(ctx context.Context, stakingTxID ids.ID) ([][]byte, error)
 	// L1Refund finds the UTXO utxoID (avax.UTXO bytes) among those of the
 	// remaining-balance owner of the L1 validation; found is false when the
-	// node's UTXO set does not hold it (spent, or never made).
-	L1Refund(ctx context.Context, validationID, utxoID ids.ID) (b []byte, found bool, err error)
+	// node's UTXO set does not hold it (spent, or never made). knownOwners,
+	// when set, are that owner's addresses as the index recorded them: they
+	// stand in once the node no longer holds the validation (removed).
+	L1Refund(ctx context.Context, validationID, utxoID ids.ID, knownOwners []ids.ShortID) (b []byte, found bool, err error)
 }
 
 // requestTimeout bounds one platform call: avalanchego's clients use
@@ -67,17 +70,26 @@ func (p platformClient) GetRewardUTXOs(ctx context.Context, stakingTxID ids.ID) 
 // getUTXOsLimit is the page size of platform.getUTXOs (its maximum).
 const getUTXOsLimit = 1024
 
-func (p platformClient) L1Refund(ctx context.Context, validationID, utxoID ids.ID) ([]byte, bool, error) {
+func (p platformClient) L1Refund(ctx context.Context, validationID, utxoID ids.ID, knownOwners []ids.ShortID) ([]byte, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
+	addrs := knownOwners
 	v, _, err := p.c.GetL1Validator(ctx, validationID)
-	if err != nil {
+	switch {
+	case isL1ValidatorNotFound(err):
+		// A SetL1ValidatorWeightTx of weight 0 removed the validation with
+		// its owners: only the index's record says who the refund went to.
+		// Without it the refund is left out like one already spent
+		// (refund.go): waiting for an answer that cannot come would stop
+		// the P-chain follower.
+	case err != nil:
 		return nil, false, fmt.Errorf("platform.getL1Validator(%s): %w", validationID, err)
+	case v.RemainingBalanceOwner != nil:
+		addrs = v.RemainingBalanceOwner.Addrs
 	}
-	if v.RemainingBalanceOwner == nil || len(v.RemainingBalanceOwner.Addrs) == 0 {
+	if len(addrs) == 0 {
 		return nil, false, nil
 	}
-	addrs := v.RemainingBalanceOwner.Addrs
 	return findUTXO(ctx, func(ctx context.Context, startAddr ids.ShortID, startUTXO ids.ID) ([][]byte, ids.ShortID, ids.ID, error) {
 		utxos, nextAddr, nextUTXO, err := p.c.GetUTXOs(ctx, addrs, getUTXOsLimit, startAddr, startUTXO)
 		if err != nil {
@@ -111,4 +123,11 @@ func retry(ctx context.Context, first time.Duration, f func() error) error {
 		}
 		wait *= 2
 	}
+}
+
+// isL1ValidatorNotFound reports whether platform.getL1Validator answered
+// that the P-chain holds no such validation ("fetching L1 validator ...
+// failed: not found").
+func isL1ValidatorNotFound(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "failed: not found")
 }

@@ -30,16 +30,34 @@ func refundsL1Balance(tx *pdata.Tx) bool {
 	return false
 }
 
+// RefundOwners reads the remaining-balance owner's addresses of an L1
+// validation from the index (found is false when it holds no record). The
+// refund of a SetL1ValidatorWeightTx of weight 0 needs them: that tx removes
+// the validation, and with it the node's record of its owner.
+type RefundOwners func(ctx context.Context, validationID ids.ID) (addrs []ids.ShortID, found bool, err error)
+
+// SetRefundOwners makes the source read removed validations' owners with
+// owners.
+func (s *Source) SetRefundOwners(owners RefundOwners) { s.refundOwners = owners }
+
 // resolveRefund adds the refund UTXO of tx, when the node still holds it.
 func (s *Source) resolveRefund(ctx context.Context, tx *pdata.Tx) error {
 	if len(tx.L1Validators) != 1 {
 		return nil
 	}
+	validationID := tx.L1Validators[0].ValidationID
+	var known []ids.ShortID
+	if tx.Type == "SetL1ValidatorWeightTx" && s.refundOwners != nil {
+		var err error
+		if known, _, err = s.refundOwners(ctx, validationID); err != nil {
+			return fmt.Errorf("reading the owner of removed L1 validation %s: %w", validationID, err)
+		}
+	}
 	utxoID := avax.UTXOID{TxID: tx.ID, OutputIndex: uint32(len(tx.Produced))}
 	var b []byte
 	var found bool
 	err := retry(ctx, s.retryFirst, func() (err error) {
-		b, found, err = s.platform.L1Refund(ctx, tx.L1Validators[0].ValidationID, utxoID.InputID())
+		b, found, err = s.platform.L1Refund(ctx, validationID, utxoID.InputID(), known)
 		return err
 	})
 	if err != nil {

@@ -31,6 +31,9 @@ type Source struct {
 	platform   Platform
 	upgrades   upgrade.Config
 	retryFirst time.Duration
+	// refundOwners, when set, reads the index's record of an L1
+	// validation's remaining-balance owner (refund.go).
+	refundOwners RefundOwners
 }
 
 // NewSource returns the P-chain source reading from the node client reaches,

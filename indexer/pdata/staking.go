@@ -93,6 +93,10 @@ type StakerQuery struct {
 	Desc   bool
 	After  *StakerPos
 	Limit  int
+	// Bare leaves out what the reader derives from other rows (a
+	// validator's delegations and fees, a delegator's validator): a listing
+	// that filters many stakers reads those for its page only.
+	Bare bool
 }
 
 // RewardPos is a reward's place in a listing: by the reward tx's time, then

@@ -63,6 +63,9 @@ import (
 //	0x38  l1end | validationID(32)                           EndAccumulatedFee(8) of an active L1 validator (l1fees.go)
 //	0x39  l1act | endAccumulatedFee(8) | validationID(32)    "" : the active L1 validators in the order platformvm
 //	                                                         deactivates them (l1fees.go)
+//	0x3A  l1weight | validationID(32)                        weight(8) of an L1 validation now: what its creating tx
+//	                                                         gave it, then each SetL1ValidatorWeightTx (0: removed)
+//	                                                         (l1validationstate.go)
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
 //	                                                         next chain time, type, size, tx count, P-chain current
 //	                                                         supply and L1 validator fee state (accrued fees,
@@ -200,6 +203,7 @@ const (
 	tagPending  byte = 0x37
 	tagL1End    byte = 0x38
 	tagL1Active byte = 0x39
+	tagL1Weight byte = 0x3A
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
 	tagVertex   byte = 0x42
@@ -276,10 +280,10 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // rows (0x95-0x98), the status rows (0x99) and the block rows' fees and
 // cumulative tx counts; a version 8 store lacks them for the blocks it
 // holds. 10: the asset tx rows (0x14), the UTXO listing rows (0x23-0x26),
-// the block-ID and vertex-ID rows (0x45, 0x46), the subnet and blockchain
-// rows (0x50-0x54), the burn totals (0x60-0x62) and the lock rows (0x63);
-// a version 9 store lacks them for what it holds, and has no burns to carry
-// on from.)
+// the L1 validations' current weights (0x3A), the block-ID and vertex-ID
+// rows (0x45, 0x46), the subnet and blockchain rows (0x50-0x54), the burn
+// totals (0x60-0x62) and the lock rows (0x63); a version 9 store lacks them
+// for what it holds, and has no burns to carry on from.)
 const SchemaVersion uint32 = 10
 
 var (

@@ -186,6 +186,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 			if err := writeRegistry(txn, at, tx); err != nil {
 				return fmt.Errorf("tx %s: %w", tx.ID, err)
 			}
+			if err := writeL1Weights(txn, tx); err != nil {
+				return fmt.Errorf("tx %s: %w", tx.ID, err)
+			}
 		}
 	}
 	return nil

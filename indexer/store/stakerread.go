@@ -30,8 +30,10 @@ func (r *PrimaryReader) Stakers(ctx context.Context, q pdata.StakerQuery) ([]pda
 			if !ok || !keep(&s) {
 				return true, nil
 			}
-			if err := fillStaker(ctx, txn, &s); err != nil {
-				return false, err
+			if !q.Bare {
+				if err := fillStaker(ctx, txn, &s); err != nil {
+					return false, err
+				}
 			}
 			out = append(out, s)
 			return q.Limit <= 0 || len(out) < q.Limit, nil

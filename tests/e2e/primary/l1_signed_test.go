@@ -207,6 +207,7 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 		}
 	}
 	checkL1FeesSigned(t, ctx, sn, []l1FeeNode{registered, ranOut, nodeL1Fees(t, ctx, uri, feeVals)})
+	checkL1ValidatorsSigned(t, ctx, sn, r, issueWarp, second, third)
 }
 
 // waitWarpHeight waits until the P-chain's current ACP-181 epoch starts at
