@@ -74,9 +74,11 @@ func fieldIs(key, want string) func(t *testing.T, result json.RawMessage) {
 // listHas checks some item of the result's list holds want at key.
 func listHas(list, key, want string) func(t *testing.T, result json.RawMessage) {
 	return func(t *testing.T, result json.RawMessage) {
-		var m map[string][]map[string]any
+		var m map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal(result, &m))
-		for _, item := range m[list] {
+		var items []map[string]any
+		require.NoError(t, json.Unmarshal(m[list], &items), "%s of %s", list, result)
+		for _, item := range items {
 			if fmt.Sprint(item[key]) == want {
 				return
 			}
