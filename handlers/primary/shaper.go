@@ -303,15 +303,17 @@ func (v *shaper) blockHash(id ids.ID) string {
 	return id.String()
 }
 
-// genesisData is a CreateChainTx's genesis as BlockchainInfo shows it: the
-// JSON object itself when the genesis is one (EVM chains: EvmGenesisDto),
-// else a string (the text, or 0x hex when it is not UTF-8).
+// genesisData is a CreateChainTx's genesis as BlockchainInfo shows it: an
+// EVM genesis (one that names config.chainId) as the JSON object itself
+// (EvmGenesisDto), any other as a string (the text, or 0x hex when it is
+// not UTF-8), as the hosted API shows a non-EVM chain's genesis: a JSON
+// genesis of another VM is no EvmGenesisDto, and clients would read it as
+// one.
 func genesisData(b []byte) json.RawMessage {
 	if len(b) == 0 {
 		return nil
 	}
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
+	if trimmed := bytes.TrimSpace(b); evmChainIDOf(trimmed) != nil {
 		var compact bytes.Buffer
 		if json.Compact(&compact, trimmed) == nil {
 			return compact.Bytes()
@@ -326,3 +328,18 @@ func genesisData(b []byte) json.RawMessage {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// evmChainIDOf is the chain id an EVM genesis names (config.chainId); nil
+// for any other genesis.
+func evmChainIDOf(genesis []byte) *uint64 {
+	var g struct {
+		Config struct {
+			ChainID *uint64 `json:"chainId"`
+		} `json:"config"`
+	}
+	trimmed := bytes.TrimSpace(genesis)
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &g) != nil {
+		return nil
+	}
+	return g.Config.ChainID
+}

@@ -1,9 +1,7 @@
 package primary
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -139,19 +137,4 @@ func blockchain(b *pdata.IndexedBlockchain) blockchainReply {
 		EVMChainID:           evmChainIDOf(b.Genesis),
 		GenesisData:          genesisData(b.Genesis),
 	}
-}
-
-// evmChainIDOf is the chain id an EVM genesis names (config.chainId); nil
-// for any other genesis.
-func evmChainIDOf(genesis []byte) *uint64 {
-	var g struct {
-		Config struct {
-			ChainID *uint64 `json:"chainId"`
-		} `json:"config"`
-	}
-	trimmed := bytes.TrimSpace(genesis)
-	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &g) != nil {
-		return nil
-	}
-	return g.Config.ChainID
 }
