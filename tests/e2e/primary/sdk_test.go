@@ -62,10 +62,9 @@ func TestPrimarySDKConformance(t *testing.T) {
 // network), and the test fails once it is gone, so that it leaves this
 // list.
 func (f *sdkFixtures) knownDeviations() []harness.SDKDeviation {
-	genesis := "genesisData is the chain's genesis JSON object whole (handlers/primary/shaper.go genesisData, " +
-		"shared by the tx shaping and the blockchain registry): for a chain of a VM that is no EVM (the local network's " +
-		"avadata chain, key name) the OpenAPI wants the genesis as a string, and an EVM genesis has config members " +
-		"EvmGenesisConfigDto lacks (graniteTimestamp, apricotPhase1BlockTimestamp, daoForkBlock, ...); the SDK strips both"
+	genesis := "an EVM chain's genesisData is its genesis JSON object whole (handlers/primary/shaper.go genesisData, " +
+		"shared by the tx shaping and the blockchain registry), with config members the OpenAPI's EvmGenesisConfigDto " +
+		"lacks (graniteTimestamp, apricotPhase1BlockTimestamp, daoForkBlock, ...), which the SDK strips"
 	keys := func(fn, path string) harness.SDKDeviation {
 		return harness.SDKDeviation{Func: fn, Keys: regexp.MustCompile(`^` + path + `genesisData\.`), Why: genesis}
 	}
