@@ -171,6 +171,11 @@ test-sdk: build
 # transactions (default 1M) to 32 clients (address pages, tx by hash, the
 # ERC-20 balances of an address holding 100 tokens, the trivial route), next
 # to the node's own eth_getTransactionByHash.
+# The primary HTTP one serves, on a network of its own, an X-chain
+# address's 10k UTXOs (first and 50th page of 100), listValidators over
+# 2,000 validators with filters and getTxByHash to 32 clients, next to the
+# trivial route; its UTXOs and validators are real txs (the 2,000
+# validators take the P-chain about six minutes).
 # The signature aggregation one starts a 5-validator network and times the
 # quorum for fresh and cached messages, one client and 16.
 bench: build
@@ -179,6 +184,7 @@ bench: build
 	$(GO) test -count=1 -run '^$$' -bench 'PrimaryCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/primary/
 	$(GO) test -count=1 -run '^$$' -bench 'AcceptedToQueryable' -benchtime 100x -timeout 30m ./tests/e2e/evm/
 	$(GO) test -count=1 -run '^$$' -bench 'HTTPRoutes' -benchtime 1x -timeout 30m ./tests/e2e/evm/
+	$(GO) test -count=1 -run '^$$' -bench 'PrimaryHTTPRoutes' -benchtime 1x -timeout 40m ./tests/e2e/primary/
 	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/sigagg/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;

@@ -16,6 +16,7 @@ import (
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/tests/contracts"
+	"github.com/avadata/avadata/tests/e2e/harness"
 	"github.com/avadata/avadata/tests/evmtest"
 )
 
@@ -28,41 +29,32 @@ import (
 // minted to the holder (listErc20Balances' load).
 const httpBenchHeldTokens = 100
 
-// httpBenchTrivialPath is the cheapest plugin route on this base (no
-// live-check yet): the follower status, read from memory, a few hundred
-// bytes. It measures the node → gRPC → plugin hop.
-const httpBenchTrivialPath = "/v1/status"
-
-// httpBenchLoad is one side of the benchmark: the requests it sends.
-type httpBenchLoad struct {
-	name string
-	next func(context.Context, *rand.Rand) *http.Request
-}
-
 // loads are the benchmark's sides, in the order they run each round.
-func (f *httpBench) loads() []httpBenchLoad {
-	get := func(ctx context.Context, u string) *http.Request { return mustRequest(ctx, http.MethodGet, u, nil) }
-	return []httpBenchLoad{
-		{"page", func(ctx context.Context, rng *rand.Rand) *http.Request {
+func (f *httpBench) loads() []harness.LoadSide {
+	get := func(ctx context.Context, u string) *http.Request {
+		return harness.MustRequest(ctx, http.MethodGet, u, nil)
+	}
+	return []harness.LoadSide{
+		{Name: "page", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.listURL(f.addrs[rng.IntN(len(f.addrs))]))
 		}},
-		{"deep", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "deep", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.deepURLs[rng.IntN(len(f.deepURLs))])
 		}},
-		{"eth", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "eth", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return f.txByHash(ctx, f.realHashes[rng.IntN(len(f.realHashes))])
 		}},
-		{"tx", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "tx", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.txURL(f.realHashes[rng.IntN(len(f.realHashes))]))
 		}},
-		{"txsynth", func(ctx context.Context, rng *rand.Rand) *http.Request {
+		{Name: "txsynth", Next: func(ctx context.Context, rng *rand.Rand) *http.Request {
 			return get(ctx, f.txURL(benchHash("tx", 1+rng.Uint64N(uint64(f.synthTxs)))))
 		}},
-		{"erc20", func(ctx context.Context, _ *rand.Rand) *http.Request {
+		{Name: "erc20", Next: func(ctx context.Context, _ *rand.Rand) *http.Request {
 			return get(ctx, f.erc20URL())
 		}},
-		{"trivial", func(ctx context.Context, _ *rand.Rand) *http.Request {
-			return get(ctx, f.net.BaseURL()+httpBenchTrivialPath)
+		{Name: "trivial", Next: func(ctx context.Context, _ *rand.Rand) *http.Request {
+			return get(ctx, f.net.BaseURL()+harness.BenchTrivialPath)
 		}},
 	}
 }
@@ -135,7 +127,7 @@ type erc20Page struct {
 func (f *httpBench) heldBalances(ctx context.Context) (balances, symbols map[string]string, err error) {
 	balances, symbols = map[string]string{}, map[string]string{}
 	for next := f.erc20URL(); next != ""; {
-		status, raw, err := httpGet(ctx, next)
+		status, raw, err := harness.HTTPGet(ctx, next)
 		var page erc20Page
 		if err == nil && status == http.StatusOK {
 			err = json.Unmarshal(raw, &page)
@@ -185,12 +177,12 @@ func (f *httpBench) waitHeldTokens(b *testing.B, ctx context.Context) {
 // route.
 func (f *httpBench) checkRouteResponses(b *testing.B, ctx context.Context) {
 	for _, h := range []string{f.realHashes[0].Hex(), benchHash("tx", uint64(f.synthTxs)).Hex()} {
-		status, raw, err := httpGet(ctx, f.txURL(common.HexToHash(h)))
+		status, raw, err := harness.HTTPGet(ctx, f.txURL(common.HexToHash(h)))
 		if err != nil || status != http.StatusOK || !bytes.Contains(bytes.ToLower(raw), []byte(strings.ToLower(h))) {
 			b.Fatalf("getTransaction %s: %d %v %.300s", h, status, err, raw)
 		}
 	}
-	status, raw, err := httpGet(ctx, f.erc20URL())
+	status, raw, err := harness.HTTPGet(ctx, f.erc20URL())
 	var page erc20Page
 	if err == nil && status == http.StatusOK {
 		err = json.Unmarshal(raw, &page)
@@ -201,8 +193,8 @@ func (f *httpBench) checkRouteResponses(b *testing.B, ctx context.Context) {
 	// The whole listing after the restart: balances read from the node at
 	// the real head, every held token there.
 	f.waitHeldTokens(b, ctx)
-	if status, raw, err := httpGet(ctx, f.net.BaseURL()+httpBenchTrivialPath); err != nil || status != http.StatusOK {
-		b.Fatalf("%s: %d %v %.300s", httpBenchTrivialPath, status, err, raw)
+	if status, raw, err := harness.HTTPGet(ctx, f.net.BaseURL()+harness.BenchTrivialPath); err != nil || status != http.StatusOK {
+		b.Fatalf("%s: %d %v %.300s", harness.BenchTrivialPath, status, err, raw)
 	}
 }
 

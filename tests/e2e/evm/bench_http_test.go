@@ -11,10 +11,7 @@ import (
 	rand "math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,16 +46,9 @@ const (
 // httpBenchTxs is how many synthetic transactions are indexed
 // (AVADATA_BENCH_HTTP_TXS; the issue's figure is 1M), httpBenchRequests how
 // many requests each side gets per iteration (AVADATA_BENCH_HTTP_REQS).
-func httpBenchTxs() int { return envInt("AVADATA_BENCH_HTTP_TXS", 1_000_000) }
+func httpBenchTxs() int { return harness.EnvInt("AVADATA_BENCH_HTTP_TXS", 1_000_000) }
 
-func httpBenchRequests() int { return envInt("AVADATA_BENCH_HTTP_REQS", 20_000) }
-
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
+func httpBenchRequests() int { return harness.EnvInt("AVADATA_BENCH_HTTP_REQS", 20_000) }
 
 // BenchmarkEVMHTTPRoutesAt1M serves, from an index of ≥ 1M EVM
 // transactions, to 32 concurrent clients through the node's HTTP server:
@@ -85,21 +75,10 @@ func BenchmarkEVMHTTPRoutesAt1M(b *testing.B) {
 
 	b.Run(fmt.Sprintf("clients=%d", httpBenchClients), func(b *testing.B) {
 		n := httpBenchRequests()
-		loads := f.loads()
-		results := make([]loadResult, len(loads))
-		for range b.N {
-			for i, load := range loads {
-				f.runLoad(b, ctx, n, &results[i], load.next)
-			}
-		}
-		b.StopTimer()
-		plugin := procStatusKB(b, f.childPID(b, vm.ID.String()))
-		subnetEVM := procStatusKB(b, f.childPID(b, localnet.SubnetEVMVMID.String()))
-		node := procStatusKB(b, f.net.PID())
-		rates := map[string]float64{}
-		for i, load := range loads {
-			rates[load.name] = results[i].report(b, load.name)
-		}
+		rates := f.load.RunSides(b, ctx, n, f.loads())
+		plugin := harness.ProcStatusKB(b, f.load.PluginPID(b, vm.ID.String()))
+		subnetEVM := harness.ProcStatusKB(b, f.load.PluginPID(b, localnet.SubnetEVMVMID.String()))
+		node := harness.ProcStatusKB(b, f.net.PID())
 		reportRatios(b, rates)
 		for unit, v := range map[string]float64{"bytes/tx": f.bytesPerTx, "write-tx/s": f.writeRate,
 			"plugin-idle-cpu-%": f.idleCPU, "plugin-idle-rss-MB": f.idleRSS / 1024, "plugin-rss-MB": plugin["VmRSS"] / 1024,
@@ -116,7 +95,7 @@ func BenchmarkEVMHTTPRoutesAt1M(b *testing.B) {
 	})
 
 	// The index is still ahead of the node: the follower must not have moved.
-	s := pollStatus(b, ctx, f.net.BaseURL(), f.chain.Name, func(harness.FollowerStatus) bool { return true })
+	s := harness.PollStatus(b, ctx, f.net.BaseURL(), f.chain.Name, func(harness.FollowerStatus) bool { return true })
 	if s.IndexedHeight != f.status.IndexedHeight || s.NodeHeight != f.status.NodeHeight || s.LastError != f.status.LastError || !s.Running {
 		b.Errorf("%s follower moved or failed during the benchmark: %+v, was %+v", f.chain.Name, s, f.status)
 	}
@@ -126,7 +105,7 @@ func BenchmarkEVMHTTPRoutesAt1M(b *testing.B) {
 type httpBench struct {
 	net        *localnet.Network
 	chain      localnet.EVMChain
-	client     *http.Client
+	load       *harness.HTTPLoad
 	addrs      []common.Address
 	deepURLs   []string // listing URLs with a page token ~half into the address's txs
 	realHashes []common.Hash
@@ -150,43 +129,20 @@ func (f *httpBench) logf(b *testing.B, format string, args ...any) {
 }
 
 func setupHTTPBench(b *testing.B, ctx context.Context) *httpBench {
-	avalanchego, pluginDir, err := harness.Binaries()
-	if err != nil {
-		b.Fatal(err)
-	}
-	config := harness.ChainConfig()
-	// The default anonymous bucket (20 req/s shared by every client without
-	// a key) would measure the rate limiter, not the index.
-	config["rateLimit"] = map[string]any{"anonymousRps": 1e6, "anonymousBurst": 1_000_000}
-	net, err := localnet.Start(ctx, localnet.Config{
-		AvalancheGoPath: avalanchego, PluginDir: pluginDir, DataDir: filepath.Join(b.TempDir(), "node"),
-		ChainConfig: config, ExtraFlags: harness.NodeFlags(),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := net.Stop(stopCtx); err != nil {
-			b.Error(err)
-		}
-	})
+	net := harness.StartBenchNetwork(b, ctx)
 	chains := net.EVMChains()
 	if len(chains) < 2 {
 		b.Fatal("the local network has no subnet-evm chain")
 	}
 	f := &httpBench{net: net, chain: chains[1], addrs: benchAccounts("account", httpBenchAddresses),
-		// Enough idle connections that no client waits for one or opens a
-		// new one in the middle of the load.
 		holder: benchAccounts("holder", 1)[0],
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
-			MaxIdleConns: 2 * httpBenchClients, MaxIdleConnsPerHost: 2 * httpBenchClients, IdleConnTimeout: time.Minute}},
+		load: harness.NewHTTPLoad(net, httpBenchClients, harness.AvadataPlugin(),
+			harness.LoadPlugin{Name: "subnetevm", VMID: localnet.SubnetEVMVMID.String()}),
 	}
 
 	head, headHash, headTime := f.sendRealTxs(b, ctx)
 	f.realHead = head
-	pollStatus(b, ctx, net.BaseURL(), f.chain.Name, func(s harness.FollowerStatus) bool { return s.IndexedHeight >= head })
+	harness.PollStatus(b, ctx, net.BaseURL(), f.chain.Name, func(s harness.FollowerStatus) bool { return s.IndexedHeight >= head })
 	f.waitHeldTokens(b, ctx) // indexed, with their metadata, before the stop
 	if err := net.Stop(ctx); err != nil {
 		b.Fatal(err)
@@ -208,16 +164,18 @@ func setupHTTPBench(b *testing.B, ctx context.Context) *httpBench {
 	// the index is ahead of the node (as it would for a replaced node
 	// database) and writes nothing, while the API serves what is indexed.
 	top := head + uint64(txs/httpBenchPerBlock)
-	f.status = pollStatus(b, ctx, net.BaseURL(), f.chain.Name, func(s harness.FollowerStatus) bool {
+	f.status = harness.PollStatus(b, ctx, net.BaseURL(), f.chain.Name, func(s harness.FollowerStatus) bool {
 		return s.Running && s.NodeHeight >= head && s.LastError != ""
 	})
 	f.logf(b, "after the restart /v1/status shows %s: %+v", f.chain.Name, f.status)
 	if f.status.IndexedHeight != top || !strings.Contains(f.status.LastError, "ahead of the node") {
 		b.Fatalf("%s follower: %+v, want indexedHeight %d and the index-ahead error", f.chain.Name, f.status, top)
 	}
-	restarted := procStatusKB(b, f.childPID(b, vm.ID.String()))
-	f.idleCPU = f.waitPluginSettled(b, ctx)
-	idle := procStatusKB(b, f.childPID(b, vm.ID.String()))
+	restarted := harness.ProcStatusKB(b, f.load.PluginPID(b, vm.ID.String()))
+	settled, idleCPU := f.load.WaitPluginSettled(b, ctx)
+	f.idleCPU = idleCPU
+	f.logf(b, "plugin settled %s after the restart, then used %.0f%% of a core idle", settled.Round(time.Second), idleCPU)
+	idle := harness.ProcStatusKB(b, f.load.PluginPID(b, vm.ID.String()))
 	f.idleRSS = idle["VmRSS"]
 	f.logf(b, "plugin VmRSS %.0f MB (anon %.0f, file-backed %.0f) at the restart, %.0f MB (anon %.0f, file-backed %.0f) settled",
 		restarted["VmRSS"]/1024, restarted["RssAnon"]/1024, restarted["RssFile"]/1024, idle["VmRSS"]/1024, idle["RssAnon"]/1024, idle["RssFile"]/1024)
@@ -382,41 +340,6 @@ func benchAccounts(kind string, n int) []common.Address {
 	return out
 }
 
-// pollStatus polls /v1/status until chain's entry satisfies ok, for at most
-// five minutes.
-func pollStatus(b *testing.B, ctx context.Context, base, chain string, ok func(harness.FollowerStatus) bool) harness.FollowerStatus {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	for {
-		var body struct {
-			Chains []harness.FollowerStatus `json:"chains"`
-		}
-		status, raw, err := httpGet(ctx, base+"/v1/status")
-		if err == nil && status == http.StatusOK && json.Unmarshal(raw, &body) == nil {
-			for _, c := range body.Chains {
-				if c.Chain == chain && ok(c) {
-					return c
-				}
-			}
-		}
-		select {
-		case <-ctx.Done():
-			b.Fatalf("%s: no satisfying /v1/status; last %d %v %.300s", chain, status, err, raw)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-func httpGet(ctx context.Context, url string) (int, []byte, error) {
-	resp, err := harness.HTTPClient.Do(mustRequest(ctx, http.MethodGet, url, nil))
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, body, err
-}
-
 func (f *httpBench) listURL(addr common.Address) string {
 	return fmt.Sprintf("%s/v1/chains/%d/addresses/%s/transactions?pageSize=10", f.net.BaseURL(), f.chain.EVMChainID, addr.Hex())
 }
@@ -424,7 +347,7 @@ func (f *httpBench) listURL(addr common.Address) string {
 // nextPage reads one full page (10 txs of addr, and a next-page token) and
 // returns the URL of the next.
 func (f *httpBench) nextPage(ctx context.Context, addr common.Address, pageURL string) (string, error) {
-	status, raw, err := httpGet(ctx, pageURL)
+	status, raw, err := harness.HTTPGet(ctx, pageURL)
 	var page struct {
 		Transactions  []json.RawMessage `json:"transactions"`
 		NextPageToken string            `json:"nextPageToken"`
@@ -447,7 +370,7 @@ func (f *httpBench) nextPage(ctx context.Context, addr common.Address, pageURL s
 // content (the load checks only status codes), and walks a few addresses'
 // listings halfway (~1,000 of their ~2,000 txs at 1M) for the deep pages.
 func (f *httpBench) checkResponses(b *testing.B, ctx context.Context) {
-	resp, err := f.client.Do(f.txByHash(ctx, f.realHashes[0]))
+	resp, err := f.load.Client.Do(f.txByHash(ctx, f.realHashes[0]))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -471,15 +394,7 @@ func (f *httpBench) checkResponses(b *testing.B, ctx context.Context) {
 
 func (f *httpBench) txByHash(ctx context.Context, hash common.Hash) *http.Request {
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"eth_getTransactionByHash","params":["%s"]}`, hash.Hex())
-	req := mustRequest(ctx, http.MethodPost, f.chain.RPCURL, strings.NewReader(body))
+	req := harness.MustRequest(ctx, http.MethodPost, f.chain.RPCURL, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	return req
-}
-
-func mustRequest(ctx context.Context, method, url string, body io.Reader) *http.Request {
-	req, err := http.NewRequestWithContext(ctx, method, url, body)
-	if err != nil {
-		panic(err) // the URLs are built here: a bad one is a bug of this file
-	}
 	return req
 }

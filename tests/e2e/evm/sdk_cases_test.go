@@ -19,43 +19,18 @@ import (
 )
 
 // sdkCheck is one SDK call and what it must come to.
-type sdkCheck struct {
-	harness.SDKCase
-	// wantError is the typed error class a deliberate bad input must get
-	// (with wantStatus); empty for a call that must succeed.
-	wantError  string
-	wantStatus int
-	// nonEmpty: the result's lists must hold something (the fixture made
-	// activity there).
-	nonEmpty bool
-	// toEnd: the pages must end within MaxPages (nextPageToken omitted on
-	// the last page).
-	toEnd bool
-	// check, if set, looks at the first page's parsed result.
-	check func(t *testing.T, result json.RawMessage)
-}
-
-// sdkCall is a call that must succeed.
-func sdkCall(name, fn string, req map[string]any) sdkCheck {
-	return sdkCheck{SDKCase: harness.SDKCase{Name: name, Func: fn, Request: req}}
-}
-
-// sdkBad is a call that must fail with the typed error class and status.
-func sdkBad(name, fn string, req map[string]any, class string, status int) sdkCheck {
-	return sdkCheck{SDKCase: harness.SDKCase{Name: name, Func: fn, Request: req}, wantError: class, wantStatus: status}
-}
-
-// some marks a call whose lists must not be empty.
-func (c sdkCheck) some() sdkCheck { c.nonEmpty = true; return c }
-
-// allPages has the call follow its pages to the end, up to n pages.
-func (c sdkCheck) allPages(n int) sdkCheck { c.MaxPages, c.toEnd = n, true; return c }
-
-// keyed has the call send the API key.
-func (c sdkCheck) keyed() sdkCheck { c.APIKey = true; return c }
+type sdkCheck = harness.SDKCheck
 
 // sdkReq is an SDK request object.
-type sdkReq = map[string]any
+type sdkReq = harness.SDKReq
+
+// sdkCall is a call that must succeed.
+func sdkCall(name, fn string, req sdkReq) sdkCheck { return harness.SDKSucceeds(name, fn, req) }
+
+// sdkBad is a call that must fail with the typed error class and status.
+func sdkBad(name, fn string, req sdkReq, class string, status int) sdkCheck {
+	return harness.SDKFails(name, fn, req, class, status)
+}
 
 // networkSDKChecks are the calls about the whole network: every followed
 // chain, an address across chains, the service's health, an export.
@@ -73,7 +48,7 @@ func networkSDKChecks(fixtures []*evmFixture) []sdkCheck {
 		Name: "export result", Func: "dataOperationsGetResult", Request: sdkReq{},
 		RequestFrom: &harness.SDKRequestFrom{Case: "export", Path: "operationId", Param: "operationId"},
 		PollUntil:   &harness.SDKPollUntil{Path: "operationStatus", NotIn: []string{"RUNNING"}, TimeoutMs: 90_000, IntervalMs: 500},
-	}, check: func(t *testing.T, result json.RawMessage) {
+	}, Check: func(t *testing.T, result json.RawMessage) {
 		var op struct {
 			OperationStatus string `json:"operationStatus"`
 			Metadata        struct {
@@ -85,21 +60,21 @@ func networkSDKChecks(fixtures []*evmFixture) []sdkCheck {
 		require.NotEmpty(t, op.Metadata.DownloadURL, "a finished export has a download URL: %s", result)
 	}}
 	return []sdkCheck{
-		sdkCall("supported chains", "dataEvmChainsList", sdkReq{}).some(),
-		sdkCall("latest blocks of all chains", "dataEvmBlocksListLatestAllChains", sdkReq{"pageSize": 5}).some(),
-		sdkCall("latest transactions of all chains", "dataEvmTransactionsListLatestAllChains", sdkReq{"pageSize": 5}).some(),
-		sdkCall("latest failed transactions of all chains", "dataEvmTransactionsListLatestAllChains", sdkReq{"status": "failed", "pageSize": 5}).some(),
-		sdkCall("all latest blocks (deprecated alias)", "dataEvmChainsListAllLatestBlocks", sdkReq{"pageSize": 5}).some(),
-		sdkCall("all latest transactions (deprecated alias)", "dataEvmChainsListAllLatestTransactions", sdkReq{"pageSize": 5}).some(),
-		sdkCall("address chains", "dataEvmAddressChainsList", sdkReq{"address": me}).some(),
-		sdkCall("address chains (deprecated alias)", "dataEvmChainsGetAddressChains", sdkReq{"address": me}).some(),
+		sdkCall("supported chains", "dataEvmChainsList", sdkReq{}).Some(),
+		sdkCall("latest blocks of all chains", "dataEvmBlocksListLatestAllChains", sdkReq{"pageSize": 5}).Some(),
+		sdkCall("latest transactions of all chains", "dataEvmTransactionsListLatestAllChains", sdkReq{"pageSize": 5}).Some(),
+		sdkCall("latest failed transactions of all chains", "dataEvmTransactionsListLatestAllChains", sdkReq{"status": "failed", "pageSize": 5}).Some(),
+		sdkCall("all latest blocks (deprecated alias)", "dataEvmChainsListAllLatestBlocks", sdkReq{"pageSize": 5}).Some(),
+		sdkCall("all latest transactions (deprecated alias)", "dataEvmChainsListAllLatestTransactions", sdkReq{"pageSize": 5}).Some(),
+		sdkCall("address chains", "dataEvmAddressChainsList", sdkReq{"address": me}).Some(),
+		sdkCall("address chains (deprecated alias)", "dataEvmChainsGetAddressChains", sdkReq{"address": me}).Some(),
 		sdkBad("address chains of a malformed address", "dataEvmAddressChainsList", sdkReq{"address": "0x1234"}, "BadRequestError", 400),
 		sdkCall("health check", "dataHealthCheck", sdkReq{}),
 		sdkCall("live check", "dataLiveCheck", sdkReq{}),
-		sdkCall("export", "dataOperationsExportTransactions", export).keyed(),
-		result.keyed(),
+		sdkCall("export", "dataOperationsExportTransactions", export).Keyed(),
+		result.Keyed(),
 		sdkBad("export without an API key", "dataOperationsExportTransactions", export, "UnauthorizedError", 401),
-		sdkBad("result of an unknown export", "dataOperationsGetResult", sdkReq{"operationId": "no-such-operation"}, "NotFoundError", 404).keyed(),
+		sdkBad("result of an unknown export", "dataOperationsGetResult", sdkReq{"operationId": "no-such-operation"}, "NotFoundError", 404).Keyed(),
 	}
 }
 
@@ -129,21 +104,21 @@ func chainSDKChecks(t *testing.T, f *evmFixture) []sdkCheck {
 	add(
 		sdkCall("chain info", "dataEvmChainsGet", at(sdkReq{})),
 		sdkCall("chain info by blockchain ID", "dataEvmChainsGet", sdkReq{"chainId": f.chain.BlockchainID.String()}),
-		sdkCall("transactions of EWOQ", "dataEvmAddressTransactionsList", at(sdkReq{"address": me, "pageSize": 10})).some().allPages(20),
+		sdkCall("transactions of EWOQ", "dataEvmAddressTransactionsList", at(sdkReq{"address": me, "pageSize": 10})).Some().AllPages(20),
 		sdkCall("transactions of EWOQ, oldest first in the window", "dataEvmAddressTransactionsList",
-			at(window(sdkReq{"address": me, "sortOrder": "asc", "pageSize": 5}))).some().allPages(20),
-		sdkCall("transactions of a recipient", "dataEvmAddressTransactionsList", at(sdkReq{"address": f.recipients[0].Hex()})).some().allPages(5),
-		sdkCall("transactions of the factory", "dataEvmAddressTransactionsList", at(sdkReq{"address": factory})).some().allPages(5),
-		sdkCall("token transfers of the ERC-20", "dataEvmContractsListTransfers", at(sdkReq{"address": erc20, "pageSize": 2})).some().allPages(20),
-		sdkCall("token transfers of the ERC-721", "dataEvmContractsListTransfers", at(window(sdkReq{"address": erc721}))).some().allPages(5),
-		sdkCall("token transfers of the ERC-1155", "dataEvmContractsListTransfers", at(sdkReq{"address": erc1155})).some().allPages(5),
+			at(window(sdkReq{"address": me, "sortOrder": "asc", "pageSize": 5}))).Some().AllPages(20),
+		sdkCall("transactions of a recipient", "dataEvmAddressTransactionsList", at(sdkReq{"address": f.recipients[0].Hex()})).Some().AllPages(5),
+		sdkCall("transactions of the factory", "dataEvmAddressTransactionsList", at(sdkReq{"address": factory})).Some().AllPages(5),
+		sdkCall("token transfers of the ERC-20", "dataEvmContractsListTransfers", at(sdkReq{"address": erc20, "pageSize": 2})).Some().AllPages(20),
+		sdkCall("token transfers of the ERC-721", "dataEvmContractsListTransfers", at(window(sdkReq{"address": erc721}))).Some().AllPages(5),
+		sdkCall("token transfers of the ERC-1155", "dataEvmContractsListTransfers", at(sdkReq{"address": erc1155})).Some().AllPages(5),
 		sdkCall("native balance of EWOQ", "dataEvmAddressBalancesGetNative", at(sdkReq{"address": me})),
 		sdkCall("native balance of the user in usd", "dataEvmAddressBalancesGetNative", at(sdkReq{"address": user, "currency": "usd"})),
 		sdkCall("native balance of the user at the first block", "dataEvmAddressBalancesGetNative",
 			at(sdkReq{"address": user, "blockNumber": fmt.Sprint(first)})),
-		sdkCall("ERC-721 balances of EWOQ", "dataEvmAddressBalancesListErc721", at(sdkReq{"address": me, "pageSize": 2})).some().allPages(10),
+		sdkCall("ERC-721 balances of EWOQ", "dataEvmAddressBalancesListErc721", at(sdkReq{"address": me, "pageSize": 2})).Some().AllPages(10),
 		sdkCall("ERC-721 balances of the user in the ERC-721", "dataEvmAddressBalancesListErc721",
-			at(sdkReq{"address": user, "contractAddress": erc721})).some(),
+			at(sdkReq{"address": user, "contractAddress": erc721})).Some(),
 		sdkCall("metadata of the ERC-20", "dataEvmContractsGetMetadata", at(sdkReq{"address": erc20})),
 		sdkCall("metadata of the ERC-721", "dataEvmContractsGetMetadata", at(sdkReq{"address": erc721})),
 		sdkCall("metadata of the ERC-1155", "dataEvmContractsGetMetadata", at(sdkReq{"address": erc1155})),
@@ -169,48 +144,48 @@ func chainSDKChecks(t *testing.T, f *evmFixture) []sdkCheck {
 
 	// Issue 17.
 	add(
-		sdkCall("latest blocks", "dataEvmBlocksListLatest", at(sdkReq{"pageSize": 5})).some(),
+		sdkCall("latest blocks", "dataEvmBlocksListLatest", at(sdkReq{"pageSize": 5})).Some(),
 		sdkCall("block by number", "dataEvmBlocksGet", at(sdkReq{"blockId": fmt.Sprint(transferTx.Block.Number)})),
 		sdkCall("block by hash", "dataEvmBlocksGet", at(sdkReq{"blockId": transferTx.Block.Hash.Hex()})),
 		sdkCall("transactions of a block (the SDK's default pageSize, 0)", "dataEvmBlocksListTransactions",
 			at(sdkReq{"blockId": fmt.Sprint(transferTx.Block.Number)})),
 		sdkCall("transactions of a block by hash", "dataEvmBlocksListTransactions",
-			at(sdkReq{"blockId": transferTx.Block.Hash.Hex(), "pageSize": 10})).some(),
+			at(sdkReq{"blockId": transferTx.Block.Hash.Hex(), "pageSize": 10})).Some(),
 		sdkBad("block past the head", "dataEvmBlocksGet", at(sdkReq{"blockId": fmt.Sprint(last + 1_000_000)}), "NotFoundError", 404),
 		sdkBad("block of a malformed id", "dataEvmBlocksGet", at(sdkReq{"blockId": "latest-ish"}), "BadRequestError", 400),
-		sdkCall("latest transactions", "dataEvmTransactionsListLatest", at(sdkReq{"pageSize": 5})).some(),
-		sdkCall("latest successful transactions", "dataEvmTransactionsListLatest", at(sdkReq{"status": "success"})).some(),
-		sdkCall("latest failed transactions", "dataEvmTransactionsListLatest", at(sdkReq{"status": "failed"})).some(),
-		sdkCall("native transactions of EWOQ", "dataEvmAddressTransactionsListNative", at(window(sdkReq{"address": me}))).some().allPages(20),
-		sdkCall("ERC-20 transactions of the user", "dataEvmAddressTransactionsListErc20", at(window(sdkReq{"address": user}))).some().allPages(5),
-		sdkCall("ERC-721 transactions of EWOQ", "dataEvmAddressTransactionsListErc721", at(window(sdkReq{"address": me, "pageSize": 2}))).some().allPages(10),
-		sdkCall("ERC-1155 transactions of EWOQ", "dataEvmAddressTransactionsListErc1155", at(window(sdkReq{"address": me}))).some().allPages(5),
+		sdkCall("latest transactions", "dataEvmTransactionsListLatest", at(sdkReq{"pageSize": 5})).Some(),
+		sdkCall("latest successful transactions", "dataEvmTransactionsListLatest", at(sdkReq{"status": "success"})).Some(),
+		sdkCall("latest failed transactions", "dataEvmTransactionsListLatest", at(sdkReq{"status": "failed"})).Some(),
+		sdkCall("native transactions of EWOQ", "dataEvmAddressTransactionsListNative", at(window(sdkReq{"address": me}))).Some().AllPages(20),
+		sdkCall("ERC-20 transactions of the user", "dataEvmAddressTransactionsListErc20", at(window(sdkReq{"address": user}))).Some().AllPages(5),
+		sdkCall("ERC-721 transactions of EWOQ", "dataEvmAddressTransactionsListErc721", at(window(sdkReq{"address": me, "pageSize": 2}))).Some().AllPages(10),
+		sdkCall("ERC-1155 transactions of EWOQ", "dataEvmAddressTransactionsListErc1155", at(window(sdkReq{"address": me}))).Some().AllPages(5),
 		sdkCall("internal transactions of recipient 1", "dataEvmAddressTransactionsListInternal",
-			at(window(sdkReq{"address": f.recipients[1].Hex()}))).some().allPages(5),
-		sdkCall("internal transactions of the factory", "dataEvmAddressTransactionsListInternal", at(sdkReq{"address": factory})).some().allPages(5),
+			at(window(sdkReq{"address": f.recipients[1].Hex()}))).Some().AllPages(5),
+		sdkCall("internal transactions of the factory", "dataEvmAddressTransactionsListInternal", at(sdkReq{"address": factory})).Some().AllPages(5),
 		sdkBad("native transactions, startBlock after endBlock", "dataEvmAddressTransactionsListNative",
 			at(sdkReq{"address": me, "startBlock": last, "endBlock": first - 1}), "BadRequestError", 400),
-		sdkCall("ERC-20 balances of EWOQ", "dataEvmAddressBalancesListErc20", at(sdkReq{"address": me})).some().allPages(5),
+		sdkCall("ERC-20 balances of EWOQ", "dataEvmAddressBalancesListErc20", at(sdkReq{"address": me})).Some().AllPages(5),
 		sdkCall("ERC-20 balances of the user at the last block, in usd", "dataEvmAddressBalancesListErc20",
-			at(sdkReq{"address": user, "blockNumber": fmt.Sprint(last), "contractAddresses": erc20, "filterSpamTokens": false, "currency": "usd"})).some(),
-		sdkCall("ERC-1155 balances of EWOQ", "dataEvmAddressBalancesListErc1155", at(sdkReq{"address": me})).some().allPages(5),
+			at(sdkReq{"address": user, "blockNumber": fmt.Sprint(last), "contractAddresses": erc20, "filterSpamTokens": false, "currency": "usd"})).Some(),
+		sdkCall("ERC-1155 balances of EWOQ", "dataEvmAddressBalancesListErc1155", at(sdkReq{"address": me})).Some().AllPages(5),
 		sdkCall("ERC-1155 balances of recipient 2 at the last block", "dataEvmAddressBalancesListErc1155",
-			at(sdkReq{"address": f.recipients[2].Hex(), "blockNumber": fmt.Sprint(last), "contractAddress": erc1155})).some(),
+			at(sdkReq{"address": f.recipients[2].Hex(), "blockNumber": fmt.Sprint(last), "contractAddress": erc1155})).Some(),
 		sdkBad("ERC-20 balances at a malformed block", "dataEvmAddressBalancesListErc20",
 			at(sdkReq{"address": me, "blockNumber": "yesterday"}), "BadRequestError", 400),
-		sdkCall("collectibles of EWOQ", "dataEvmAddressBalancesListCollectibles", at(sdkReq{"address": me, "pageSize": 2})).some().allPages(10),
+		sdkCall("collectibles of EWOQ", "dataEvmAddressBalancesListCollectibles", at(sdkReq{"address": me, "pageSize": 2})).Some().AllPages(10),
 		sdkCall("collectibles of the user in the ERC-1155", "dataEvmAddressBalancesListCollectibles",
-			at(sdkReq{"address": user, "contractAddress": erc1155})).some(),
-		sdkCall("tokens of the ERC-721", "dataNftsList", at(sdkReq{"address": erc721, "pageSize": 2})).some().allPages(10),
-		sdkCall("tokens of the ERC-1155", "dataNftsList", at(sdkReq{"address": erc1155})).some().allPages(5),
+			at(sdkReq{"address": user, "contractAddress": erc1155})).Some(),
+		sdkCall("tokens of the ERC-721", "dataNftsList", at(sdkReq{"address": erc721, "pageSize": 2})).Some().AllPages(10),
+		sdkCall("tokens of the ERC-1155", "dataNftsList", at(sdkReq{"address": erc1155})).Some().AllPages(5),
 		sdkCall("ERC-721 token details", "dataNftsGet", at(sdkReq{"address": erc721, "tokenId": nft})),
 		sdkCall("ERC-1155 token details", "dataNftsGet", at(sdkReq{"address": erc1155, "tokenId": f.erc1155IDs[0].String()})),
 		sdkBad("details of an unminted token", "dataNftsGet", at(sdkReq{"address": erc721, "tokenId": "999999"}), "NotFoundError", 404),
 		sdkBad("details of a token of an ERC-20", "dataNftsGet", at(sdkReq{"address": erc20, "tokenId": "1"}), "BadRequestError", 400),
-		sdkCall("reindex an ERC-721 token", "dataNftsReindex", at(sdkReq{"address": erc721, "tokenId": nft})).keyed(),
+		sdkCall("reindex an ERC-721 token", "dataNftsReindex", at(sdkReq{"address": erc721, "tokenId": nft})).Keyed(),
 		sdkBad("reindex without an API key", "dataNftsReindex", at(sdkReq{"address": erc721, "tokenId": nft}), "UnauthorizedError", 401),
-		sdkCall("deployments by the factory", "dataEvmAddressContractsListDeployments", at(sdkReq{"address": factory})).some().allPages(5),
-		sdkCall("deployments by EWOQ", "dataEvmAddressContractsListDeployments", at(sdkReq{"address": me, "pageSize": 2})).some().allPages(10),
+		sdkCall("deployments by the factory", "dataEvmAddressContractsListDeployments", at(sdkReq{"address": factory})).Some().AllPages(5),
+		sdkCall("deployments by EWOQ", "dataEvmAddressContractsListDeployments", at(sdkReq{"address": me, "pageSize": 2})).Some().AllPages(10),
 	)
 	return checks
 }

@@ -73,3 +73,29 @@ func CallAvadata(t *testing.T, ctx context.Context, base, method string, params 
 	r.Decode(t, &out)
 	return out
 }
+
+// PollStatus polls {base}/v1/status until chain's entry satisfies ok, for
+// at most five minutes, and returns that entry.
+func PollStatus(t testing.TB, ctx context.Context, base, chain string, ok func(FollowerStatus) bool) FollowerStatus {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	for {
+		var body struct {
+			Chains []FollowerStatus `json:"chains"`
+		}
+		status, raw, err := HTTPGet(ctx, base+"/v1/status")
+		if err == nil && status == http.StatusOK && json.Unmarshal(raw, &body) == nil {
+			for _, c := range body.Chains {
+				if c.Chain == chain && ok(c) {
+					return c
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%s: no satisfying /v1/status; last %d %v %.300s", chain, status, err, raw)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}

@@ -19,7 +19,7 @@ type BLSValidator struct {
 }
 
 // NewBLSValidator makes a fresh validator identity.
-func NewBLSValidator(t *testing.T) *BLSValidator {
+func NewBLSValidator(t testing.TB) *BLSValidator {
 	t.Helper()
 	var raw [ids.NodeIDLen]byte
 	_, err := rand.Read(raw[:])
