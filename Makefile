@@ -155,12 +155,14 @@ test-e2e-nodeapi: build
 	$(E2E_TEST) $(E2E_NODEAPI)
 
 # The official SDK (@avalanche-sdk/chainkit, tests/sdk) against the shared
-# network's avadata, every EVM operation on both EVM chains: the test
-# TestEVMSDKConformance of make test-e2e-evm, alone. It installs the SDK with
-# npm ci on first use (needs node and npm).
+# networks' avadata: every EVM operation on both EVM chains
+# (TestEVMSDKConformance of make test-e2e-evm) and every primary-network
+# operation on P, X and C (TestPrimarySDKConformance of make
+# test-e2e-primary), alone. It installs the SDK with npm ci on first use
+# (needs node and npm).
 .PHONY: test-sdk
 test-sdk: build
-	$(GO) test -count=1 -p 1 -timeout 25m -run 'TestEVMSDK' ./tests/e2e/evm/
+	$(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run 'SDK' ./tests/e2e/evm/ ./tests/e2e/primary/
 
 # Benchmarks: results go in the issue notes; nothing is asserted on speed.
 # The store ones index AVADATA_BENCH_TXS synthetic transactions (default
