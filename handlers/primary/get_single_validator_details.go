@@ -178,7 +178,7 @@ func (v *shaper) activeValidator(base validatorBase, st *pdata.IndexedStaker, li
 		out.AmountDelegated = api.FormatUint(*lv.DelegatorWeight)
 	}
 	if lv.Uptime != nil {
-		out.UptimePerformance = shortFloat(*lv.Uptime)
+		out.UptimePerformance = ptr(shortFloat(*lv.Uptime))
 	}
 	if takesDelegations(st.Type, &st.Staker) {
 		out.DelegationCapacity = api.FormatUint(delegationCapacity(v.node.NetworkID, lv))
@@ -201,7 +201,7 @@ func (v *shaper) activeValidator(base validatorBase, st *pdata.IndexedStaker, li
 	}
 	out.PotentialRewards.DelegationRewardAmount = api.Decimal(fees)
 	if live.totalStake > 0 {
-		out.StakePercentage = float64(st.Staker.Weight) / float64(live.totalStake) * 100
+		out.StakePercentage = ptr(float64(st.Staker.Weight) / float64(live.totalStake) * 100)
 	}
 	return out
 }

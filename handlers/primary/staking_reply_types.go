@@ -86,10 +86,14 @@ type geolocation struct {
 // activeValidator is the OpenAPI's ActiveValidatorDetails.
 type activeValidator struct {
 	validatorBase
-	StakePercentage    float64         `json:"stakePercentage"`
+	// StakePercentage and UptimePerformance are omitted where the node has
+	// no figure (a subnet's validation, or the node unreadable): the SDK
+	// requires them of an active validator, but a value the node cannot
+	// know is never invented.
+	StakePercentage    *float64        `json:"stakePercentage,omitempty"`
 	DelegatorCount     uint64          `json:"delegatorCount"`
 	AmountDelegated    string          `json:"amountDelegated,omitempty"`
-	UptimePerformance  float64         `json:"uptimePerformance"`
+	UptimePerformance  *float64        `json:"uptimePerformance,omitempty"`
 	AvalancheGoVersion string          `json:"avalancheGoVersion,omitempty"`
 	DelegationCapacity string          `json:"delegationCapacity,omitempty"`
 	PotentialRewards   stakingRewards  `json:"potentialRewards"`

@@ -199,14 +199,29 @@ const moneyKeys = new Set(["price", "balanceValue", "currentPrice", "historicalP
 
 // specOverrides rewrites, in place, the fields where the spec overrides
 // the SDK to the SDK's form: indexStatus upper case, a Money's value a
-// number. It adds each rewritten path (array indexes written []) to done
+// number, and an active validator's uptimePerformance and stakePercentage,
+// which avadata omits where the node has no figure (never invented), put
+// in as 0. It adds each rewritten path (array indexes written []) to done
 // and returns how many fields it rewrote.
+// activeValidatorFigures are the figures an active validator omits where
+// the node has none (see specOverrides).
+const activeValidatorFigures = ["uptimePerformance", "stakePercentage"];
+
 function specOverrides(v, prefix, done) {
   if (Array.isArray(v)) {
     return v.reduce((n, x) => n + specOverrides(x, `${prefix}[]`, done), 0);
   }
   if (v === null || typeof v !== "object") return 0;
   let n = 0;
+  if (v.validationStatus === "active" && "validatorHealth" in v) {
+    for (const k of activeValidatorFigures) {
+      if (!(k in v)) {
+        v[k] = 0;
+        done.add(prefix ? `${prefix}.${k}` : k);
+        n++;
+      }
+    }
+  }
   for (const [k, x] of Object.entries(v)) {
     const p = prefix ? `${prefix}.${k}` : k;
     if (k === "indexStatus" && typeof x === "string" && x !== x.toUpperCase()) {

@@ -32,6 +32,10 @@ import (
 //     has no NFT holders function, so no call meets it),
 //   - signature aggregation answers 200 (the SDK accepts only 201; no
 //     conformance test calls it),
+//   - an active validator's uptimePerformance and stakePercentage are
+//     omitted where the node has no figure (a subnet's validation; the
+//     issue: values the node cannot know are never invented), which the
+//     SDK requires,
 //
 // and only when every Zod issue's path is one of those fields (for a
 // union: when every issue of some member is); the same call is then made
@@ -190,6 +194,8 @@ func sdkSpecOverride(path []any) string {
 		return "Price value a string"
 	case key(n-1) == "sortKey":
 		return "NFT holders sortKey an integer"
+	case key(n-1) == "uptimePerformance" || key(n-1) == "stakePercentage":
+		return "an active validator's uptime or stake share the node has not"
 	}
 	return ""
 }
