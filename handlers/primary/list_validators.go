@@ -23,8 +23,9 @@ import (
 // getSingleValidatorDetails shows them, each in the variant of its status
 // now), filtered and sorted as the query asks.
 //
-// The listing reads every validator row of the index, filters and sorts
-// them in memory, and shapes only the page: a validation's live state (the
+// The listing filters and sorts every validator row of the index in memory
+// (the rows are read once per indexed P-chain height, validator_rows.go),
+// and shapes only the page: a validation's live state (the
 // active variant's uptime, delegations, potential rewards) is read from the
 // node for the page's active primary-network validations only, as
 // getSingleValidatorDetails reads it. The filters and sort keys that need
@@ -179,7 +180,7 @@ func (s *server) serveListValidators(w http.ResponseWriter, r *http.Request, hei
 	}
 	ctx := r.Context()
 	now := s.Now().Unix()
-	page, token, err := s.listValidatorPage(ctx, &req, now)
+	page, token, err := s.listValidatorPage(ctx, &req, heights, now)
 	if err != nil {
 		return err
 	}
@@ -201,18 +202,14 @@ func (s *server) serveListValidators(w http.ResponseWriter, r *http.Request, hei
 
 // listValidatorPage selects, sorts and cuts one page of req; it returns
 // the page's stakers as the listing read them and the next page's token.
-func (s *server) listValidatorPage(ctx context.Context, req *listValidatorsRequest, now int64) ([]pdata.IndexedStaker, string, error) {
-	reader, err := s.stakingReader()
-	if err != nil {
-		return nil, "", err
-	}
+func (s *server) listValidatorPage(ctx context.Context, req *listValidatorsRequest, heights *api.Heights, now int64) ([]pdata.IndexedStaker, string, error) {
 	after, err := api.ResumeAfter(req.Page, decodeValidatorPos)
 	if err != nil {
 		return nil, "", err
 	}
-	stakers, err := reader.Stakers(ctx, pdata.StakerQuery{Status: req.ValidationStatus, Now: now, Bare: true})
+	stakers, err := s.validatorRows.get(ctx, s, heights)
 	if err != nil {
-		return nil, "", fmt.Errorf("listing validators: %w", err)
+		return nil, "", err
 	}
 	var liveSet map[ids.ID]platformvm.ClientPermissionlessValidator
 	if req.needsLiveSet() {
@@ -263,6 +260,9 @@ type validatorCandidate struct {
 // keeps checks c against every filter of req, and sets its sort position.
 func (req *listValidatorsRequest) keeps(c *validatorCandidate, liveSet map[ids.ID]platformvm.ClientPermissionlessValidator, networkID uint32, now int64) bool {
 	st := c.st
+	if req.ValidationStatus != "" && st.Status(now) != req.ValidationStatus {
+		return false
+	}
 	if req.SubnetID != nil && st.Staker.Subnet != *req.SubnetID {
 		return false
 	}

@@ -117,6 +117,9 @@ type server struct {
 	// liveSet caches the node's current primary validators (listValidators'
 	// live filters, getNetworkDetails).
 	liveSet liveSetCache
+	// validatorRows caches every validation's row at one indexed P-chain
+	// height (listValidators).
+	validatorRows validatorRowsCache
 }
 
 // Routes returns the routes of the primary network's operations.
