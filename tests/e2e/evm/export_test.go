@@ -377,8 +377,10 @@ func checkExportBadInputs(t *testing.T, ctx context.Context, base string, good m
 	}{
 		{"no key", good, nil, 401, "postTransactionExportJob needs an API key"},
 		{"unknown key", good, map[string]string{"x-data-api-key": "nope"}, 401, ""},
-		{"primary network", with(func(b map[string]any) { b["type"] = "TRANSACTION_EXPORT_PRIMARY_NETWORK" }), keyed, 400,
-			"primary-network exports are not served"},
+		// A primary-network export takes X/P addresses there (0x ones go in
+		// cChainEvmAddresses; the primary tests export both).
+		{"0x addresses in a primary-network export", with(func(b map[string]any) { b["type"] = "TRANSACTION_EXPORT_PRIMARY_NETWORK" }),
+			keyed, 400, "is not a bech32 address"},
 		{"bad type", with(func(b map[string]any) { b["type"] = "EXPORT" }), keyed, 400, "invalid type 'EXPORT'"},
 		{"bad address", with(func(b map[string]any) {
 			b["options"].(map[string]any)["addresses"] = []string{"0x1234"}
