@@ -14,6 +14,12 @@ import (
 // direction, within [FromHeight, ToHeight), past After, at most Limit;
 // q.NodeID is not a filter.
 func (f *Primary) Blocks(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
+	return f.selectBlocks(ctx, chain, q, nil)
+}
+
+// selectBlocks lists chain's blocks that keep accepts (all when nil) as
+// Blocks does.
+func (f *Primary) selectBlocks(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery, keep func(*pdata.IndexedBlock) bool) ([]pdata.IndexedBlock, error) {
 	f.Mu.Lock()
 	f.BlockQueries = append(f.BlockQueries, q)
 	blocks := slices.Clone(f.blocks[chain])
@@ -29,7 +35,7 @@ func (f *Primary) Blocks(ctx context.Context, chain netinfo.Chain, q pdata.Block
 	out := slices.DeleteFunc(blocks, func(b pdata.IndexedBlock) bool {
 		outside := b.Number < q.FromHeight || (q.ToHeight != 0 && b.Number >= q.ToHeight)
 		passed := q.After != 0 && ((q.Desc && b.Number >= q.After) || (!q.Desc && b.Number <= q.After))
-		return outside || passed
+		return outside || passed || (keep != nil && !keep(&b))
 	})
 	if q.Limit > 0 && len(out) > q.Limit {
 		out = out[:q.Limit]

@@ -224,34 +224,12 @@ func (f *Primary) Assets(ctx context.Context, assets []ids.ID) (map[ids.ID]pdata
 	return out, ctx.Err()
 }
 
+// BlocksByProposer lists chain's blocks proposed by q.NodeID, as Blocks
+// lists them.
 func (f *Primary) BlocksByProposer(ctx context.Context, chain netinfo.Chain, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
-	f.Mu.Lock()
-	f.BlockQueries = append(f.BlockQueries, q)
-	blocks := slices.Clone(f.blocks[chain])
-	err := f.Err
-	f.Mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(blocks, func(a, b pdata.IndexedBlock) int { return cmpUint(a.Number, b.Number) })
-	if q.Desc {
-		slices.Reverse(blocks)
-	}
-	var out []pdata.IndexedBlock
-	for _, b := range blocks {
-		if b.Proposer == nil || b.Proposer.NodeID != q.NodeID || b.Number < q.FromHeight ||
-			(q.ToHeight != 0 && b.Number >= q.ToHeight) {
-			continue
-		}
-		if q.After != 0 && ((q.Desc && b.Number >= q.After) || (!q.Desc && b.Number <= q.After)) {
-			continue
-		}
-		if len(out) == q.Limit {
-			break
-		}
-		out = append(out, b)
-	}
-	return out, ctx.Err()
+	return f.selectBlocks(ctx, chain, q, func(b *pdata.IndexedBlock) bool {
+		return b.Proposer != nil && b.Proposer.NodeID == q.NodeID
+	})
 }
 
 func (f *Primary) HeightAtTime(ctx context.Context, chain netinfo.Chain, ts int64) (uint64, error) {

@@ -71,11 +71,10 @@ func (s *server) serveGetNetworkDetails(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return api.NewError(http.StatusServiceUnavailable, "the node's current validators cannot be read: %v", err)
 	}
-	supply := uint64(0)
-	if s.platform != nil {
-		if supply, err = s.platform.CurrentSupply(ctx); err != nil {
-			return api.NewError(http.StatusServiceUnavailable, "the node's current supply cannot be read: %v", err)
-		}
+	// liveSet.list has answered, so the node gives a P-chain reader.
+	supply, err := s.platform.CurrentSupply(ctx)
+	if err != nil {
+		return api.NewError(http.StatusServiceUnavailable, "the node's current supply cannot be read: %v", err)
 	}
 	validatorStake, delegatorStake, rewards := new(big.Int), new(big.Int), new(big.Int)
 	var delegators uint64
