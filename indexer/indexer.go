@@ -51,6 +51,9 @@ type Config struct {
 	Follower follower.Config
 	// PrimaryPollInterval replaces Follower.PollInterval for P and X.
 	PrimaryPollInterval time.Duration
+	// IndexFrom says where a chain's fresh index begins (nil: from the
+	// oldest block the node serves).
+	IndexFrom func(netinfo.ChainInfo) follower.IndexFrom
 	// Trace records internal transactions from the node's callTracer.
 	Trace bool
 	// Fetch says whether NFT metadata behind http(s)/ipfs URIs is read.
@@ -134,6 +137,9 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 	if ci.Kind != netinfo.KindEVM && cfg.PrimaryPollInterval > 0 {
 		fcfg.PollInterval = cfg.PrimaryPollInterval
 	}
+	if cfg.IndexFrom != nil {
+		fcfg.IndexFrom = cfg.IndexFrom(ci)
+	}
 	switch ci.Kind {
 	case netinfo.KindPlatform:
 		src, err := pchain.NewSource(client, cfg.Upgrades)
@@ -160,10 +166,12 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 			return err
 		}
 		vid := follower.Identity{Chain: netinfo.X, Name: "X-vertices", BlockchainID: id.BlockchainID}
+		vcfg := fcfg
+		vcfg.IndexFrom = follower.IndexFrom{Genesis: true}
 		ix.runners = append(ix.runners, follower.New(vid, follower.Source[*pdata.Vertex](vsrc),
-			follower.Sink[*pdata.Vertex](st.VertexWriter()), fcfg, ix.log, metrics))
+			follower.Sink[*pdata.Vertex](st.VertexWriter()), vcfg, ix.log, metrics))
 	case netinfo.KindEVM:
-		return ix.addEVM(ctx, id, ci)
+		return ix.addEVM(ctx, id, ci, fcfg)
 	default:
 		return fmt.Errorf("no follower for chain %s of kind %d", ci.Name, ci.Kind)
 	}
@@ -177,7 +185,7 @@ func (ix *Indexer) addPrimaryFollower(id follower.Identity, src follower.Source[
 	ix.runners = append(ix.runners, follower.New(id, src, sink, cfg, ix.log, metrics))
 }
 
-func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.ChainInfo) error {
+func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.ChainInfo, fcfg follower.Config) error {
 	st, cfg, metrics := ix.store, ix.cfg, ix.metrics
 	evm, err := nodeapi.DialEVM(ctx, ix.client.URI(), ci.BlockchainID.String())
 	if err != nil {
@@ -195,7 +203,7 @@ func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.
 	}
 	src := evmchain.NewSource(evm, opts)
 	sink := follower.Sink[*evmdata.Block](st.EVMWriter(ci.Chain))
-	ix.runners = append(ix.runners, follower.New(id, follower.Source[*evmdata.Block](src), sink, cfg.Follower, ix.log, metrics))
+	ix.runners = append(ix.runners, follower.New(id, follower.Source[*evmdata.Block](src), sink, fcfg, ix.log, metrics))
 	describer := evmmeta.New(ci.Chain, ci.Name, evm, st, ix.log, cfg.Follower.PollInterval, cfg.Fetch)
 	ix.tasks = append(ix.tasks, task{name: "describe contracts of " + ci.Name, run: describer.Run})
 	return nil

@@ -26,6 +26,9 @@ type Config struct {
 	// "tracked" (every EVM chain the node runs) or a list of blockchain IDs
 	// or aliases.
 	EVMChains EVMChainSelection `json:"evmChains"`
+	// IndexFrom says where each chain's index begins the first time it is
+	// followed (config_indexfrom.go).
+	IndexFrom IndexFromConfig `json:"indexFrom"`
 	// Fetchers is how many batches a follower fetches at once while
 	// catching up (1..32).
 	Fetchers int `json:"fetchers"`
@@ -178,6 +181,9 @@ func (c Config) validate() error {
 	}
 	if c.PollInterval < 0 || c.PrimaryPollInterval < 0 || c.StuckAfter < 0 {
 		return errors.New("invalid avadata chain config: pollInterval, primaryPollInterval and stuckAfter must be positive")
+	}
+	if err := c.IndexFrom.validate(); err != nil {
+		return fmt.Errorf("invalid avadata chain config: %w", err)
 	}
 	if err := c.validateHTTPLimits(); err != nil {
 		return fmt.Errorf("invalid avadata chain config: %w", err)

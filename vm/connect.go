@@ -74,6 +74,7 @@ func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Cl
 			Fetchers:     vm.config.Fetchers,
 		},
 		PrimaryPollInterval: time.Duration(vm.config.PrimaryPollInterval),
+		IndexFrom:           vm.config.IndexFrom.For,
 		Network:             vm.network.get(),
 		Upgrades:            vm.snowCtx.NetworkUpgrades,
 		Trace:               *vm.config.TraceInternalTxs,

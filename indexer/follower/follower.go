@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ava-labs/avalanchego/utils/logging"
+	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/indexer/chaindata"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -30,6 +31,8 @@ type Config struct {
 	// Fetchers is how many fetches run at once while catching up (1: no
 	// pipeline).
 	Fetchers int
+	// IndexFrom is where a fresh index of the chain begins.
+	IndexFrom IndexFrom
 }
 
 const (
@@ -121,9 +124,9 @@ func (f *Follower[B]) Resume() {
 func (f *Follower[B]) Run(ctx context.Context) error {
 	f.setRunning(true)
 	defer f.setRunning(false)
-	cursor, err := f.sink.Cursor(ctx)
+	cursor, err := f.start(ctx)
 	if err != nil {
-		return f.fail(err)
+		return err
 	}
 	f.recordIndexed(cursor.NextHeight-1, cursor.LastApplied)
 	progress := newProgressLog(f.log, f.id.Name)
@@ -154,6 +157,57 @@ func (f *Follower[B]) Run(ctx context.Context) error {
 		case <-time.After(backoff):
 		}
 	}
+}
+
+// start returns the cursor, first starting a fresh index where IndexFrom
+// and the node's history say: until the node can serve that start, the
+// status shows why and the follower asks again.
+func (f *Follower[B]) start(ctx context.Context) (store.Cursor, error) {
+	backoff := f.cfg.PollInterval
+	for {
+		cursor, err := f.sink.Cursor(ctx)
+		if err != nil {
+			return cursor, f.fail(err)
+		}
+		if !cursor.Fresh {
+			f.recordHistoryFrom(cursor.FirstHeight)
+			return cursor, nil
+		}
+		err = f.startFresh(ctx)
+		if err == nil {
+			continue // read the cursor the start wrote
+		}
+		if ctx.Err() != nil {
+			return cursor, ctx.Err()
+		}
+		f.recordError(err)
+		backoff = min(2*max(backoff, time.Second), maxBackoff)
+		select {
+		case <-ctx.Done():
+			return cursor, ctx.Err()
+		case <-time.After(backoff):
+		}
+	}
+}
+
+// startFresh starts the chain's index at the height IndexFrom names.
+func (f *Follower[B]) startFresh(ctx context.Context) error {
+	oldest, err := earliest(ctx, f.src)
+	if err != nil {
+		return fmt.Errorf("finding the oldest %s block the node serves: %w", f.id.Name, err)
+	}
+	first, err := firstHeight(f.id.Name, f.cfg.IndexFrom, oldest)
+	if err != nil {
+		return err
+	}
+	if err := f.sink.Start(ctx, first); err != nil {
+		return err
+	}
+	if first > 1 {
+		f.log.Info("indexing a chain from a later block than genesis", zapChain(f.id.Name),
+			zap.Uint64("firstHeight", first), zap.Stringer("indexFrom", f.cfg.IndexFrom))
+	}
+	return nil
 }
 
 // step indexes what the node has beyond the cursor: a pipelined catch-up

@@ -36,6 +36,12 @@ func (f *Follower[B]) recordIndexed(height uint64, lastApplied time.Time) {
 	f.metrics.indexedHeight.Set(float64(height))
 }
 
+func (f *Follower[B]) recordHistoryFrom(first uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status.HistoryFrom = first
+}
+
 func (f *Follower[B]) recordHead(head uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -28,6 +28,9 @@ type Sink[B chaindata.Block] interface {
 	// Apply writes consecutive blocks starting at the cursor and advances
 	// it; it refuses blocks that do not start there (store.ErrNotContiguous).
 	Apply(ctx context.Context, blocks []B, now time.Time) error
+	// Start makes a stream never written begin at height first (the
+	// store's StartStream).
+	Start(ctx context.Context, first uint64) error
 }
 
 // Identity names a follower's chain in status, logs and metrics.

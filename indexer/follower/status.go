@@ -9,13 +9,17 @@ import (
 // Status is a snapshot of one follower's progress, shared by the health
 // check, the avadata.status JSON-RPC method and the metrics API.
 type Status struct {
-	Chain           netinfo.Chain `json:"-"`
-	ChainName       string        `json:"chain"`
-	BlockchainID    string        `json:"blockchainId,omitempty"`
-	IndexedHeight   uint64        `json:"indexedHeight"`
-	NodeHeight      uint64        `json:"nodeHeight"`
-	Lag             uint64        `json:"lag"`
-	BlocksPerSecond float64       `json:"blocksPerSecond"`
+	Chain         netinfo.Chain `json:"-"`
+	ChainName     string        `json:"chain"`
+	BlockchainID  string        `json:"blockchainId,omitempty"`
+	IndexedHeight uint64        `json:"indexedHeight"`
+	// HistoryFrom is the first block the index holds: 1 when it holds the
+	// chain from genesis, higher when the node's history (or indexFrom)
+	// began later. Answers about earlier blocks are refused, not short.
+	HistoryFrom     uint64  `json:"historyFrom"`
+	NodeHeight      uint64  `json:"nodeHeight"`
+	Lag             uint64  `json:"lag"`
+	BlocksPerSecond float64 `json:"blocksPerSecond"`
 	// ETASeconds estimates the time to catch up at the current rate (0 when
 	// caught up or unknown).
 	ETASeconds int64 `json:"etaSeconds,omitempty"`

@@ -89,6 +89,7 @@ func (e *errOverflow) Error() string {
 func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Stream, blocks []B, now time.Time,
 	write writeBlockFunc[B],
 ) (int, error) {
+	defer s.chainLocks.lock(chain)()
 	w := s.newBlockTxn(chain)
 	defer w.txn.Discard()
 	cursor, err := readCursor(w.txn, chain, stream)
@@ -124,7 +125,7 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 		n++
 	}
 	last := blocks[n-1]
-	next := Cursor{NextHeight: last.Height() + 1, LastApplied: now, LastBlockTs: lastTs}
+	next := Cursor{NextHeight: last.Height() + 1, LastApplied: now, LastBlockTs: lastTs, FirstHeight: cursor.FirstHeight}
 	if err := w.flushTPS(); err != nil {
 		return 0, overflowOr(err, n-1)
 	}

@@ -29,7 +29,7 @@ func (s *Store) Cursor(ctx context.Context, chain netinfo.Chain, stream Stream) 
 func readCursor(txn *badger.Txn, chain netinfo.Chain, stream Stream) (Cursor, error) {
 	item, err := txn.Get(cursorKey(chain, stream))
 	if errors.Is(err, badger.ErrKeyNotFound) {
-		return Cursor{NextHeight: 1}, nil
+		return Cursor{NextHeight: 1, FirstHeight: 1, Fresh: true}, nil
 	}
 	if err != nil {
 		return Cursor{}, fmt.Errorf("reading %s cursor %d: %w", chain, stream, err)

@@ -24,13 +24,16 @@ import (
 // previous block's row. Every block is committed exactly once, in order,
 // with the cursor (commit.go), so the previous row is the chain's state
 // before this block; block 1 follows the genesis block, which is not
-// indexed and holds no transactions.
+// indexed and holds no transactions. A chain whose index starts later
+// counts its txs from its first indexed block.
 func deriveBlock(txn *blockTxn, chain netinfo.Chain, b *evmdata.Block) (blockDerived, error) {
 	d := blockDerived{FeesSpent: new(big.Int), CumulativeTxs: uint64(len(b.Txs))}
 	for i := range b.Txs {
 		d.FeesSpent.Add(d.FeesSpent, txFee(&b.Txs[i]))
 	}
-	if b.Number <= 1 {
+	if b.Number <= max(txn.cursor.FirstHeight, 1) {
+		// The first block held: genesis holds no transactions, and a chain
+		// indexed from a later height counts from there (history.go).
 		return d, nil
 	}
 	v, err := txn.get(newKey(tagEVMBlock, chain).u64(b.Number - 1))

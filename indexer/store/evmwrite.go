@@ -27,6 +27,11 @@ func (w *EVMWriter) Cursor(ctx context.Context) (Cursor, error) {
 	return w.s.Cursor(ctx, w.chain, StreamBlocks)
 }
 
+// Start makes the stream, never written yet, begin at height first.
+func (w *EVMWriter) Start(ctx context.Context, first uint64) error {
+	return w.s.StartStream(ctx, w.chain, StreamBlocks, first)
+}
+
 // Apply writes blocks (consecutive heights from the cursor) with the advanced
 // cursor. NFT holdings are running state, correct because every transaction
 // commits whole blocks together with the cursor (never twice, never half).

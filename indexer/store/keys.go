@@ -19,7 +19,8 @@ import (
 //
 //	tag   key                                                value
 //	0x00  meta | name                                        meta record (schema version, page-token key)
-//	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time
+//	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time,
+//	                                                         first height held (history.go; absent: 1)
 //	0x02  chainreg | blockchainID(32)                        chain number (1 byte), see registry.go
 //	0x10  ptx | txID(32)                                     primary tx record (rowcodec, primaryrows.go): chain, height,
 //	                                                         index, block ID, time, outcome, type, signed bytes,

@@ -30,6 +30,11 @@ func (w *PrimaryWriter) Cursor(ctx context.Context) (Cursor, error) {
 	return w.s.Cursor(ctx, w.chain, StreamBlocks)
 }
 
+// Start makes the stream, never written yet, begin at height first.
+func (w *PrimaryWriter) Start(ctx context.Context, first uint64) error {
+	return w.s.StartStream(ctx, w.chain, StreamBlocks, first)
+}
+
 // Apply writes blocks (consecutive heights from the cursor), their TPS
 // counts and the advanced cursor; the chain's genesis block goes with block
 // 1. A commit that collides with another chain's writer on a UTXO both touch

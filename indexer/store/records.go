@@ -12,26 +12,43 @@ type Cursor struct {
 	NextHeight  uint64    // the next block height to index
 	LastApplied time.Time // wall-clock time of the last write
 	LastBlockTs int64     // timestamp of the last indexed block
+	// FirstHeight is the first height the stream holds: 1 when it was
+	// indexed from genesis, higher when it started where the node's history
+	// did (history.go). Every height from it to NextHeight-1 is indexed.
+	FirstHeight uint64
+	// Fresh says the stream was never written (not stored).
+	Fresh bool
 }
 
-const cursorSize = 24
+// cursorSize is the record's size; a record of legacySize was written
+// before streams could start above genesis, and starts at 1.
+const (
+	cursorSize       = 32
+	legacyCursorSize = 24
+)
 
 func (c Cursor) encode() []byte {
 	b := make([]byte, 0, cursorSize)
 	b = binary.BigEndian.AppendUint64(b, c.NextHeight)
 	b = binary.BigEndian.AppendUint64(b, uint64(c.LastApplied.UnixNano()))
-	return binary.BigEndian.AppendUint64(b, uint64(c.LastBlockTs))
+	b = binary.BigEndian.AppendUint64(b, uint64(c.LastBlockTs))
+	return binary.BigEndian.AppendUint64(b, max(c.FirstHeight, 1))
 }
 
 func decodeCursor(b []byte) (Cursor, error) {
-	if len(b) != cursorSize {
+	if len(b) != cursorSize && len(b) != legacyCursorSize {
 		return Cursor{}, fmt.Errorf("cursor record has %d bytes, want %d", len(b), cursorSize)
 	}
-	return Cursor{
+	c := Cursor{
 		NextHeight:  binary.BigEndian.Uint64(b),
 		LastApplied: time.Unix(0, int64(binary.BigEndian.Uint64(b[8:]))),
 		LastBlockTs: int64(binary.BigEndian.Uint64(b[16:])),
-	}, nil
+		FirstHeight: 1,
+	}
+	if len(b) == cursorSize {
+		c.FirstHeight = binary.BigEndian.Uint64(b[24:])
+	}
+	return c, nil
 }
 
 const tpsBucketSize = 32

@@ -30,6 +30,11 @@ type Store struct {
 	contracts *contractCache
 	// blockRows keeps decoded EVM block rows (evmblockrows.go).
 	blockRows *blockRows
+	// chainLocks serialise each chain's commits (history.go).
+	chainLocks chainLocks
+	// historyFrom caches each chain's first indexed height (history.go);
+	// 0 until read.
+	historyFrom [256]atomic.Uint64
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.

@@ -70,6 +70,11 @@ func (w *VertexWriter) Cursor(ctx context.Context) (Cursor, error) {
 	return w.s.Cursor(ctx, netinfo.X, StreamVertices)
 }
 
+// Start makes the stream, never written yet, begin at height first.
+func (w *VertexWriter) Start(ctx context.Context, first uint64) error {
+	return w.s.StartStream(ctx, netinfo.X, StreamVertices, first)
+}
+
 // Apply writes vertices (consecutive from the cursor) and advances it.
 func (w *VertexWriter) Apply(ctx context.Context, vertices []*pdata.Vertex, now time.Time) error {
 	return commitBlocks(ctx, w.s, netinfo.X, StreamVertices, vertices, now, writeVertex)

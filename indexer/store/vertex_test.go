@@ -82,7 +82,7 @@ func TestVertexWriterAndReaders(t *testing.T) {
 	// The vertex stream is not the X-chain's block stream and counts no TPS.
 	blocksCursor, err := cursorOf(s, netinfo.X)
 	require.NoError(t, err)
-	require.Equal(t, Cursor{NextHeight: 1}, blocksCursor)
+	require.Equal(t, Cursor{NextHeight: 1, FirstHeight: 1, Fresh: true}, blocksCursor)
 	buckets, err := s.TPSBuckets(ctx, netinfo.X, 0, 10)
 	require.NoError(t, err)
 	require.Empty(t, buckets)

@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// A chain's index need not begin at genesis. On a node that state-synced a
+// chain, or prunes its blocks, the follower starts where the node's history
+// does (indexFrom), and the blocks stream's cursor records that first
+// height (Cursor.FirstHeight) beside the next one: the index holds every
+// block from the first height to the last indexed, never a gap. Readers
+// ask HistoryFrom before answering anything a missing prefix could change.
+// A back-fill behind the follower lowers the first height toward genesis,
+// writing older blocks under the same chain lock the follower commits
+// under, so the two never interleave inside one chain.
+
+// chainLocks serialise the commits of one chain's writers (the follower
+// and a back-fill), so that neither overwrites what the other just read.
+type chainLocks struct {
+	locks [256]sync.Mutex // by netinfo.Chain
+}
+
+func (l *chainLocks) lock(chain netinfo.Chain) func() {
+	m := &l.locks[chain]
+	m.Lock()
+	return m.Unlock
+}
+
+// ErrStreamStarted means StartStream found the stream written already.
+var ErrStreamStarted = errors.New("the stream has been written already")
+
+// StartStream makes a stream that was never written begin at height first
+// (at least 1): its cursor says first is both the next height and the
+// first one held. A stream already started at first is left as it is; one
+// started elsewhere is ErrStreamStarted.
+func (s *Store) StartStream(ctx context.Context, chain netinfo.Chain, stream Stream, first uint64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	first = max(first, 1)
+	defer s.chainLocks.lock(chain)()
+	err := s.db.Update(func(txn *badger.Txn) error {
+		c, err := readCursor(txn, chain, stream)
+		if err != nil {
+			return err
+		}
+		if !c.Fresh {
+			if c.FirstHeight == first {
+				return nil
+			}
+			return fmt.Errorf("%w (it holds heights from %d, not %d)", ErrStreamStarted, c.FirstHeight, first)
+		}
+		return txn.Set(cursorKey(chain, stream), Cursor{NextHeight: first, FirstHeight: first}.encode())
+	})
+	if err != nil {
+		return fmt.Errorf("starting %s stream %d at height %d: %w", chain, stream, first, err)
+	}
+	if stream == StreamBlocks {
+		s.historyFrom[chain].Store(first)
+	}
+	return nil
+}
+
+// HistoryFrom is the first block height of chain the index holds: 1 when
+// it holds the chain from genesis (or holds nothing of it yet).
+func (s *Store) HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error) {
+	if h := s.historyFrom[chain].Load(); h != 0 {
+		return h, nil
+	}
+	c, err := s.Cursor(ctx, chain, StreamBlocks)
+	if err != nil {
+		return 0, fmt.Errorf("reading where %s's history starts: %w", chain, err)
+	}
+	if !c.Fresh {
+		// A fresh stream may still be started higher: only a written one
+		// is remembered.
+		s.historyFrom[chain].Store(c.FirstHeight)
+	}
+	return c.FirstHeight, nil
+}
+
+// noteHistoryFrom records a first height a commit wrote (a back-fill
+// lowering it).
+func (s *Store) noteHistoryFrom(chain netinfo.Chain, first uint64) {
+	s.historyFrom[chain].Store(first)
+}
