@@ -35,7 +35,7 @@ NODES        ?= 1
 LOCAL_STAKING_DIR = $(shell $(GO) list -m -f '{{.Dir}}' github.com/ava-labs/avalanchego)/staking/local
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
-.PHONY: test-e2e-evm test-e2e-primary test-e2e-sigagg test-e2e-operator test-e2e-nodeapi
+.PHONY: test-e2e-evm test-e2e-primary test-e2e-sigagg test-e2e-operator test-e2e-nodeapi test-e2e-adopt
 
 all: build
 
@@ -135,9 +135,10 @@ E2E_PRIMARY  := ./tests/e2e/primary/
 E2E_SIGAGG   := ./tests/e2e/sigagg/
 E2E_OPERATOR := ./tests/e2e/operator/ ./scripts/localnet/...
 E2E_NODEAPI  := ./tests/nodeapi/
+E2E_ADOPT    := ./tests/e2e/adopt/
 
 test-e2e: build
-	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG)
+	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG) $(E2E_ADOPT)
 
 test-e2e-evm: build
 	$(E2E_TEST) $(E2E_EVM)
@@ -153,6 +154,9 @@ test-e2e-operator: build
 
 test-e2e-nodeapi: build
 	$(E2E_TEST) $(E2E_NODEAPI)
+
+test-e2e-adopt: build
+	$(E2E_TEST) $(E2E_ADOPT)
 
 # The official SDK (@avalanche-sdk/chainkit, tests/sdk) against the shared
 # networks' avadata: every EVM operation on both EVM chains
