@@ -31,3 +31,12 @@ func (vm *VM) NativeBalanceAt(ctx context.Context, chain netinfo.Chain, addr com
 	}
 	return ix.NativeBalanceAt(ctx, chain, addr, height)
 }
+
+// DescribeContract reads a contract's on-chain metadata from the node now.
+func (vm *VM) DescribeContract(ctx context.Context, chain netinfo.Chain, c evmdata.Contract) (evmdata.Contract, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return c, err
+	}
+	return ix.DescribeContract(ctx, chain, c)
+}

@@ -1,12 +1,14 @@
 package evm
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/ava-labs/libevm/common"
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // GET /v1/chains/{chainId}/addresses/{address} (getContractMetadata): what is known of a
@@ -60,8 +62,30 @@ func (s *server) serveGetContractMetadata(w http.ResponseWriter, r *http.Request
 	if err != nil && (!isCurated || shapes.err != nil) {
 		return err
 	}
+	if err == nil {
+		contract = s.describedNow(r.Context(), req.Chain.Chain, contract)
+	}
 	api.WriteJSON(w, http.StatusOK, describeContract(req.Address, contract, curated))
 	return nil
+}
+
+// describedNow is c with its on-chain metadata read from the node when the
+// background describer has not stored it yet. The writer queues a contract
+// in the commit that indexes it and the describer reads it a moment later,
+// so an answer between the two would show an ERC-20 without its name,
+// symbol or decimals (and a client polling for the contract would see it
+// change after "it was served"). Reading it here makes the answer complete
+// as soon as the contract is indexed. A node that cannot answer leaves the
+// index's answer as it is (what is unknown stays omitted).
+func (s *server) describedNow(ctx context.Context, chain netinfo.Chain, c evmdata.Contract) evmdata.Contract {
+	if c.MetadataRead || s.state == nil {
+		return c
+	}
+	described, err := s.state.DescribeContract(ctx, chain, c)
+	if err != nil {
+		return c
+	}
+	return described
 }
 
 // describeContract merges what the index and the operator know.

@@ -1,6 +1,7 @@
 package evm
 
 import (
+	"errors"
 	"net/http"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -123,4 +125,38 @@ func TestCuratedLogoInRichAddresses(t *testing.T) {
 	require.Equal(t, "https://wavax.example/logo.png", to["logoUri"])
 	token := body["erc20Transfers"].([]any)[0].(map[string]any)["erc20Token"].(map[string]any)
 	require.Equal(t, "https://wavax.example/logo.png", token["logoUri"])
+}
+
+// A contract indexed a moment ago, whose name, symbol and decimals the
+// background describer has not stored yet, is answered in full from the
+// node: the answer never depends on when the describer gets to it (the
+// seed e2e once read the sample's ERC-20 in that gap and got no name).
+func TestGetContractMetadataBeforeTheDescriber(t *testing.T) {
+	fakes := handlertest.WithFixtures(t, handlertest.NewFakes())
+	srv := newTestAPI(t, newTestConfig(), fakes)
+	fresh := common.HexToAddress("0x00000000000000000000000000000000000f7e54")
+	fakes.EVM.AddContract(netinfo.C, evmdata.Contract{Address: fresh, Kind: evmdata.Erc20, Deployment: &evmdata.Deployment{
+		ContractCreation: evmdata.ContractCreation{Address: fresh, Deployer: handlertest.Alice},
+		TxHash:           handlertest.TxHashN(1), TxPos: evmdata.TxPos{Block: 10},
+	}})
+	fakes.EVM.OnChain = map[common.Address]evmdata.Contract{
+		fresh: {Name: "Fresh Token", Symbol: "FRSH", Decimals: 6, HasDecimal: true},
+	}
+	want := handlertest.DecodeJSON(t, expand(`{"address": "`+fresh.Hex()+`", "ercType": "ERC-20",
+		"name": "Fresh Token", "symbol": "FRSH", "decimals": 6,
+		"deploymentDetails": {"txHash": "{tx1}", "deployerAddress": "{alice}"}}`))
+	require.Equal(t, want, srv.GetBody(t, metadataPath(fresh)))
+	require.Equal(t, 1, fakes.EVM.Describes)
+
+	// A contract the describer has stored is answered from the index alone.
+	srv.GetBody(t, metadataPath(handlertest.Wavax))
+	require.Equal(t, 1, fakes.EVM.Describes, "metadata already read: no call to the node")
+
+	// A node that cannot answer leaves the index's answer: the standard
+	// and deployment, nothing made up for the rest beyond what it was.
+	fakes.EVM.OnChainErr = errors.New("node down")
+	body := srv.GetBody(t, metadataPath(fresh))
+	require.Equal(t, "ERC-20", body["ercType"])
+	require.NotContains(t, body, "name")
+	require.Contains(t, body, "deploymentDetails")
 }

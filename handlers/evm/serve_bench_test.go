@@ -103,6 +103,11 @@ func (s benchState) NativeBalanceAt(ctx context.Context, _ netinfo.Chain, addr c
 	return s.balances.NativeAt(ctx, height, addr)
 }
 
+// DescribeContract answers as a node whose contracts revert every call.
+func (benchState) DescribeContract(_ context.Context, _ netinfo.Chain, c evmdata.Contract) (evmdata.Contract, error) {
+	return c, nil
+}
+
 func newServeBench(b *testing.B) *serveBench {
 	b.Helper()
 	ctx := context.Background()

@@ -95,4 +95,8 @@ type StateReader interface {
 	TokenBalancesAt(ctx context.Context, chain netinfo.Chain, height uint64, calls []evmdata.BalanceCall) ([]*big.Int, error)
 	// NativeBalanceAt reads a native balance at block height.
 	NativeBalanceAt(ctx context.Context, chain netinfo.Chain, addr common.Address, height uint64) (*big.Int, error)
+	// DescribeContract reads a contract's name, symbol, decimals (and its
+	// standard, when c's is unknown) from the node now, as the background
+	// describer does, without storing them.
+	DescribeContract(ctx context.Context, chain netinfo.Chain, c evmdata.Contract) (evmdata.Contract, error)
 }

@@ -44,6 +44,12 @@ type EVM struct {
 	// TokenState is the token side of the index and the node's state
 	// (evm_balances_fake.go).
 	TokenState TokenState
+
+	// OnChain is what contracts answer on chain (DescribeContract,
+	// evm_describe_fake.go); OnChainErr fails every such read when set.
+	OnChain    map[common.Address]evmdata.Contract
+	OnChainErr error
+	Describes  int
 }
 
 func NewEVM() *EVM {

@@ -97,16 +97,9 @@ func (d *Describer) describeSome(ctx context.Context) (int, error) {
 	if err != nil || len(pending) == 0 {
 		return 0, err
 	}
-	const perContract = 5
 	calls := make([]nodeapi.ContractCall, 0, perContract*len(pending))
 	for _, c := range pending {
-		calls = append(calls,
-			nodeapi.ContractCall{To: c.Address, Data: selName},
-			nodeapi.ContractCall{To: c.Address, Data: selSymbol},
-			nodeapi.ContractCall{To: c.Address, Data: selDecimals},
-			nodeapi.ContractCall{To: c.Address, Data: withWord(selSupportsInterface, ifaceERC721)},
-			nodeapi.ContractCall{To: c.Address, Data: withWord(selSupportsInterface, ifaceERC1155)},
-		)
+		calls = append(calls, contractCalls(c.Address)...)
 	}
 	if err := d.node.CallContracts(ctx, calls); err != nil {
 		return 0, err
@@ -118,6 +111,34 @@ func (d *Describer) describeSome(ctx context.Context) (int, error) {
 		}
 	}
 	return len(pending), nil
+}
+
+// perContract is how many calls describe one contract (contractCalls).
+const perContract = 5
+
+// contractCalls are the calls that describe the contract at addr: name,
+// symbol, decimals and the two ERC-165 probes, in describe's order.
+func contractCalls(addr common.Address) []nodeapi.ContractCall {
+	return []nodeapi.ContractCall{
+		{To: addr, Data: selName},
+		{To: addr, Data: selSymbol},
+		{To: addr, Data: selDecimals},
+		{To: addr, Data: withWord(selSupportsInterface, ifaceERC721)},
+		{To: addr, Data: withWord(selSupportsInterface, ifaceERC1155)},
+	}
+}
+
+// Describe reads what the chain says of one contract now, as the
+// background describer would (name, symbol, decimals, and the standard
+// when c's is unknown), without storing it: an endpoint about a contract
+// indexed a moment ago answers in full rather than wait for the describer
+// to reach it. MetadataRead is left as it was.
+func Describe(ctx context.Context, node Caller, c evmdata.Contract) (evmdata.Contract, error) {
+	calls := contractCalls(c.Address)
+	if err := node.CallContracts(ctx, calls); err != nil {
+		return c, fmt.Errorf("describing contract %s: %w", c.Address, err)
+	}
+	return describe(c, calls), nil
 }
 
 // describe fills c from the answers to name, symbol, decimals and the two

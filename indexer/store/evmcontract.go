@@ -64,10 +64,43 @@ func readContract(txn *badger.Txn, chain netinfo.Chain, addr common.Address) (ev
 
 // SetContractMetadata stores what was read on chain of a contract and takes
 // it off the queue of contracts to read.
+//
+// c is what the describer read of the contract some time ago (a pending
+// contract), with the name, symbol and decimals it read since. Blocks
+// indexed meanwhile may have changed the row: a first transfer reveals the
+// token standard of a contract deployed earlier. The row is therefore
+// merged, not overwritten: the standard stored now stands over c's (the
+// logs' word stands over ERC-165's, as describe says), and the write
+// happens under the chain's commit lock, so no block commit reads the row
+// in between (it would fail with badger.ErrConflict and set the follower
+// back) and none writes it between this read and this write.
 func (s *Store) SetContractMetadata(ctx context.Context, chain netinfo.Chain, c evmdata.Contract) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	c.MetadataRead = true
 	k := newKey(tagContract, chain).addr(c.Address)
-	err := s.completeQueued(ctx, k, encodeContract(&c), newKey(tagMetaQ, chain).addr(c.Address))
+	unlock := s.chainLocks.lock(chain)
+	err := s.db.Update(func(txn *badger.Txn) error {
+		v, err := getValue(txn, k)
+		if err != nil {
+			return err
+		}
+		if v != nil {
+			stored, err := decodeContract(c.Address, v)
+			if err != nil {
+				return err
+			}
+			if stored.Kind != evmdata.ErcUnknown {
+				c.Kind = stored.Kind
+			}
+		}
+		if err := txn.Set(k, encodeContract(&c)); err != nil {
+			return err
+		}
+		return txn.Delete(newKey(tagMetaQ, chain).addr(c.Address))
+	})
+	unlock()
 	s.contracts.invalidate(chain)
 	if err != nil {
 		return fmt.Errorf("storing %s contract metadata of %s: %w", chain, c.Address, err)
