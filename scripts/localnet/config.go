@@ -74,6 +74,14 @@ type Config struct {
 	// network on a new data dir needs it: the keys are copied into the
 	// nodes' data dirs.
 	LocalStakingDir string
+
+	// SubnetEVMChainConfig adds keys to (or overrides keys of) the subnet-evm
+	// chain's config, over CChainConfig, e.g. StateSyncServerChainConfig so
+	// that nodes joining later (Network.Join) can state-sync the chain from
+	// this one. When set, the config file is rewritten on every Start (a
+	// node reads it only when it starts); when nil, an existing file is left
+	// alone as before.
+	SubnetEVMChainConfig map[string]any
 }
 
 // multi reports whether the network has more than one node.
