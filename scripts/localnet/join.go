@@ -184,7 +184,9 @@ func subnetList(subnets []ids.ID) string {
 	return strings.Join(s, ",")
 }
 
-func (j *JoinedNode) chainConfigDir() string { return filepath.Join(j.cfg.DataDir, "configs", "chains") }
+func (j *JoinedNode) chainConfigDir() string {
+	return filepath.Join(j.cfg.DataDir, "configs", "chains")
+}
 
 // writeChainConfigs writes the joining node's C-chain, subnet-evm and
 // avadata chain configs before it starts.
