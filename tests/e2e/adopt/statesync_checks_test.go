@@ -272,21 +272,14 @@ func checkEarlierRanges(t *testing.T, ctx context.Context, evmURL string, histor
 	}
 }
 
-// checkBalances compares getNativeBalance and listErc20Balances (with and
-// without contractAddresses) of a with eth_getBalance and balanceOf at
-// block h (and the native balance at the head, the chain being idle).
-func checkBalances(t *testing.T, ctx context.Context, evmURL string, node *evmNode, a, token common.Address, h uint64) {
-	block := hexutil.Uint64(h)
-	var native hexutil.Big
-	require.NoError(t, node.rpc.CallContext(ctx, &native, "eth_getBalance", a, block))
-	data, err := contracts.TestERC20().Pack("balanceOf", a)
-	require.NoError(t, err)
-	var out hexutil.Bytes
-	require.NoError(t, node.rpc.CallContext(ctx, &out, "eth_call", map[string]any{"to": token, "data": hexutil.Bytes(data)}, block))
-	held := new(big.Int).SetBytes(out).String()
+// checkBalances compares getNativeBalance and listErc20Balances with
+// contractAddresses (and without, when without is set) of a with
+// eth_getBalance and balanceOf at block h (and the native balance at the
+// head, the chain being idle).
+func checkBalances(t *testing.T, ctx context.Context, evmURL string, node *evmNode, a, token common.Address, h uint64, without bool) {
+	native := nodeBalance(t, ctx, node, a, h)
 	at := strconv.FormatUint(h, 10)
 	addr := evmURL + "/addresses/" + a.Hex()
-
 	t.Run(a.Hex()+" getNativeBalance", func(t *testing.T) {
 		for _, q := range []url.Values{{"blockNumber": {at}}, nil} {
 			var got struct {
@@ -295,35 +288,60 @@ func checkBalances(t *testing.T, ctx context.Context, evmURL string, node *evmNo
 				} `json:"nativeTokenBalance"`
 			}
 			harness.GetOK(t, ctx, query(addr+"/balances:getNative", q), &got)
-			require.Equal(t, native.ToInt().String(), got.NativeTokenBalance.Balance, "getNativeBalance %v", q)
+			require.Equal(t, native.String(), got.NativeTokenBalance.Balance, "getNativeBalance %v", q)
 		}
 	})
-	for _, c := range []struct {
-		name string
-		q    url.Values
-	}{
-		{"with contractAddresses", url.Values{"blockNumber": {at}, "contractAddresses": {token.Hex()}, "filterSpamTokens": {"false"}}},
-		{"without contractAddresses", url.Values{"blockNumber": {at}, "filterSpamTokens": {"false"}}},
-	} {
-		t.Run(a.Hex()+" listErc20Balances "+c.name, func(t *testing.T) {
-			var got struct {
-				Native struct {
-					Balance string `json:"balance"`
-				} `json:"nativeTokenBalance"`
-				Tokens []struct {
-					Address string `json:"address"`
-					Balance string `json:"balance"`
-				} `json:"erc20TokenBalances"`
-			}
-			harness.GetOK(t, ctx, query(addr+"/balances:listErc20", c.q), &got)
-			require.Equal(t, native.ToInt().String(), got.Native.Balance, "nativeTokenBalance")
-			var balance string
-			for _, tb := range got.Tokens {
-				if common.HexToAddress(tb.Address) == token {
-					balance = tb.Balance
-				}
-			}
-			require.Equal(t, held, balance, "%s's balanceOf at %d: %+v", token, h, got.Tokens)
-		})
+	checkErc20Balances(t, ctx, evmURL, node, a, token, h, true)
+	if without {
+		checkErc20Balances(t, ctx, evmURL, node, a, token, h, false)
 	}
+}
+
+// nodeBalance is a's native balance at block h on the node.
+func nodeBalance(t *testing.T, ctx context.Context, node *evmNode, a common.Address, h uint64) *big.Int {
+	t.Helper()
+	var native hexutil.Big
+	require.NoError(t, node.rpc.CallContext(ctx, &native, "eth_getBalance", a, hexutil.Uint64(h)))
+	return native.ToInt()
+}
+
+// checkErc20Balances compares listErc20Balances at block h, with
+// contractAddresses=token or without, with balanceOf and eth_getBalance.
+func checkErc20Balances(t *testing.T, ctx context.Context, evmURL string, node *evmNode, a, token common.Address, h uint64, named bool) {
+	native := nodeBalance(t, ctx, node, a, h)
+	data, err := contracts.TestERC20().Pack("balanceOf", a)
+	require.NoError(t, err)
+	var out hexutil.Bytes
+	require.NoError(t, node.rpc.CallContext(ctx, &out, "eth_call", map[string]any{"to": token, "data": hexutil.Bytes(data)}, hexutil.Uint64(h)))
+	held := new(big.Int).SetBytes(out).String()
+	name, q := "without contractAddresses", url.Values{"blockNumber": {strconv.FormatUint(h, 10)}, "filterSpamTokens": {"false"}}
+	if named {
+		name = "with contractAddresses"
+		q.Set("contractAddresses", token.Hex())
+	}
+	u := query(evmURL+"/addresses/"+a.Hex()+"/balances:listErc20", q)
+	t.Run(a.Hex()+" listErc20Balances "+name, func(t *testing.T) {
+		var got struct {
+			Native struct {
+				Balance string `json:"balance"`
+			} `json:"nativeTokenBalance"`
+			Tokens []struct {
+				Address string `json:"address"`
+				Balance string `json:"balance"`
+			} `json:"erc20TokenBalances"`
+		}
+		// Not GetOK: the spec's Erc20TokenBalance.tokenReputation is
+		// nullable, and null is what an unrated token has.
+		r := harness.GetWithRetryAfter(t, ctx, u)
+		require.Equal(t, http.StatusOK, r.Status, "GET %s: %s", u, r.Body)
+		r.Decode(t, &got)
+		require.Equal(t, native.String(), got.Native.Balance, "nativeTokenBalance")
+		var balance string
+		for _, tb := range got.Tokens {
+			if common.HexToAddress(tb.Address) == token {
+				balance = tb.Balance
+			}
+		}
+		require.Equal(t, held, balance, "%s's balanceOf at %d: %+v", token, h, got.Tokens)
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -99,6 +100,7 @@ func TestAdoptStateSyncedNode(t *testing.T) {
 	require.NoError(t, err)
 	defer func() { require.NoError(t, joined.Stop(context.Background())) }()
 	t.Logf("joined in %s: %s", time.Since(step).Round(time.Millisecond), joined.URI())
+	require.True(t, dialNode(t, ctx, chain.RPCURL).servedWhole(t, ctx, 1), "node 1 does not serve block 1")
 	node := dialNode(t, ctx, joined.EVMChains()[1].RPCURL)
 	require.Nil(t, node.block(t, ctx, 1), "the joining node serves block 1: it did not state-sync")
 	require.Nil(t, node.block(t, ctx, summary-syncInterval), "block %d (under the synced bodies) is served", summary-syncInterval)
@@ -143,9 +145,19 @@ func TestAdoptStateSyncedNode(t *testing.T) {
 	t.Run("earlier ranges", func(t *testing.T) {
 		checkEarlierRanges(t, ctx, evmURL, historyFrom, c.Address(), early.TxHash, token)
 	})
+	// pre[1] and pre[2] moved the token only before historyFrom: the index
+	// cannot know they hold it, so only a listErc20Balances naming the
+	// contract finds their balance; without contractAddresses it must
+	// still not be shown wrong (the issue), which the last subtest asks.
+	movedSince := append([]common.Address{c.Address(), pre[0]}, post...)
 	t.Run("balances", func(t *testing.T) {
-		for _, a := range append(append([]common.Address{c.Address()}, pre...), post...) {
-			checkBalances(t, ctx, evmURL, node, a, token, last)
+		for _, a := range append(movedSince, pre[1:]...) {
+			checkBalances(t, ctx, evmURL, node, a, token, last, slices.Contains(movedSince, a))
+		}
+	})
+	t.Run("balances moved only before historyFrom", func(t *testing.T) {
+		for _, a := range pre[1:] {
+			checkErc20Balances(t, ctx, evmURL, node, a, token, last, false)
 		}
 	})
 	t.Logf("TestAdoptStateSyncedNode: %s in all", time.Since(began).Round(time.Millisecond))
