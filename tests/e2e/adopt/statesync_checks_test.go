@@ -270,6 +270,15 @@ func checkEarlierRanges(t *testing.T, ctx context.Context, evmURL string, histor
 			harness.RequireErrorBody(t, harness.Get(t, ctx, c.url), c.status, from)
 		})
 	}
+	// A listing without a start ends at historyFrom, and its reply says
+	// where that is.
+	t.Run("X-Avadata-History-From", func(t *testing.T) {
+		for _, u := range []string{evmURL + "/blocks", evmURL + "/addresses/" + sender.Hex() + "/transactions"} {
+			r := harness.Get(t, ctx, u)
+			require.Equal(t, http.StatusOK, r.Status, "GET %s: %s", u, r.Body)
+			require.Equal(t, from, r.Header.Get("X-Avadata-History-From"), "GET %s", u)
+		}
+	})
 }
 
 // checkBalances compares getNativeBalance and listErc20Balances with
