@@ -147,8 +147,8 @@ func TestAdoptStateSyncedNode(t *testing.T) {
 	})
 	// pre[1] and pre[2] moved the token only before historyFrom: the index
 	// cannot know they hold it, so only a listErc20Balances naming the
-	// contract finds their balance; without contractAddresses it must
-	// still not be shown wrong (the issue), which the last subtest asks.
+	// contract surely finds their balance; without contractAddresses the
+	// reply must not show it wrong (the issue): the last subtest.
 	movedSince := append([]common.Address{c.Address(), pre[0]}, post...)
 	t.Run("balances", func(t *testing.T) {
 		for _, a := range append(movedSince, pre[1:]...) {
@@ -157,7 +157,7 @@ func TestAdoptStateSyncedNode(t *testing.T) {
 	})
 	t.Run("balances moved only before historyFrom", func(t *testing.T) {
 		for _, a := range pre[1:] {
-			checkErc20Balances(t, ctx, evmURL, node, a, token, last, false)
+			checkErc20Balances(t, ctx, evmURL, node, a, token, last, false, strconv.FormatUint(historyFrom, 10))
 		}
 	})
 	t.Logf("TestAdoptStateSyncedNode: %s in all", time.Since(began).Round(time.Millisecond))
