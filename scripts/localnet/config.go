@@ -14,6 +14,12 @@
 // messages can be signed). Node 1 then hosts the avadata and subnet-evm
 // chains on the URLs of the one-node network, validates their subnets and
 // tracks them.
+//
+// Network.Join adds a node that joins the running one-node network the way
+// an operator's node joins Fuji or Mainnet: a non-validator with its own
+// data dir, ports and chain configs, bootstrapping from node 1 and able to
+// state-sync its EVM chains from it (StateSyncServerChainConfig on node 1,
+// StateSyncClientChainConfig on the joining node), running avadata too.
 package localnet
 
 import (
