@@ -82,3 +82,57 @@ func writeAvadataChainConfig(chainConfigDir string, chainID ids.ID, nodeURI stri
 	}
 	return nil
 }
+
+// StateSyncServerChainConfig are the EVM chain-config keys (coreth and
+// subnet-evm, plugin/evm/config) that make a node offer a state summary
+// every interval blocks instead of every 16,384: a node serves a summary at
+// the highest multiple of state-sync-commit-interval it has accepted, if it
+// holds that block's state. An archive node (pruning-enabled false, as
+// CChainConfig) holds every block's state; commit-interval, which must
+// divide the state-sync interval on a pruning node, is set alike so the
+// keys also work there.
+func StateSyncServerChainConfig(interval uint64) map[string]any {
+	return map[string]any{
+		"state-sync-commit-interval": interval,
+		"commit-interval":            interval,
+	}
+}
+
+// StateSyncClientChainConfig are the EVM chain-config keys that make a new
+// node state-sync the chain: state sync on, and done however few blocks
+// the summary is ahead (state-sync-min-blocks, 300,000 by default, would
+// make a young chain bootstrap instead). Which peers it asks is the node's
+// --state-sync-ids (Network.Join sets node 1).
+func StateSyncClientChainConfig() map[string]any {
+	return map[string]any{
+		"state-sync-enabled":    true,
+		"state-sync-min-blocks": 1,
+	}
+}
+
+// writeSubnetEVMChainConfig writes the subnet-evm chain's config: as
+// writeEVMChainConfigIfMissing without extra keys, else CChainConfig with
+// extra over it, always (the caller asked for these keys now).
+func writeSubnetEVMChainConfig(chainConfigDir, dirName string, extra map[string]any) error {
+	if extra == nil {
+		return writeEVMChainConfigIfMissing(chainConfigDir, dirName)
+	}
+	return writeEVMChainConfig(chainConfigDir, dirName, extra)
+}
+
+// writeEVMChainConfig (re)writes CChainConfig with extra's keys over it as
+// the config of the chain whose config dir is dirName.
+func writeEVMChainConfig(chainConfigDir, dirName string, extra map[string]any) error {
+	cfg := CChainConfig()
+	for k, v := range extra {
+		cfg[k] = v
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s chain config: %w", dirName, err)
+	}
+	if err := writeFileAtomic(filepath.Join(chainConfigDir, dirName, "config.json"), append(b, '\n')); err != nil {
+		return fmt.Errorf("writing %s chain config: %w", dirName, err)
+	}
+	return nil
+}

@@ -14,6 +14,12 @@
 // messages can be signed). Node 1 then hosts the avadata and subnet-evm
 // chains on the URLs of the one-node network, validates their subnets and
 // tracks them.
+//
+// Network.Join adds a node that joins the running one-node network the way
+// an operator's node joins Fuji or Mainnet: a non-validator with its own
+// data dir, ports and chain configs, bootstrapping from node 1 and able to
+// state-sync its EVM chains from it (StateSyncServerChainConfig on node 1,
+// StateSyncClientChainConfig on the joining node), running avadata too.
 package localnet
 
 import (
@@ -74,6 +80,14 @@ type Config struct {
 	// network on a new data dir needs it: the keys are copied into the
 	// nodes' data dirs.
 	LocalStakingDir string
+
+	// SubnetEVMChainConfig adds keys to (or overrides keys of) the subnet-evm
+	// chain's config, over CChainConfig, e.g. StateSyncServerChainConfig so
+	// that nodes joining later (Network.Join) can state-sync the chain from
+	// this one. When set, the config file is rewritten on every Start (a
+	// node reads it only when it starts); when nil, an existing file is left
+	// alone as before.
+	SubnetEVMChainConfig map[string]any
 }
 
 // multi reports whether the network has more than one node.

@@ -32,7 +32,7 @@ func (n *Network) launch() error {
 	if err != nil {
 		return err
 	}
-	args := n.cfg.nodeArgs(n.state.HTTPPort, n.state.StakingPort)
+	args := n.cfg.argsFor(n.cfg.DataDir, n.state.HTTPPort, n.state.StakingPort, n.singleNodeFlags())
 	if n.cfg.multi() {
 		args = n.cfg.argsFor(n.cfg.DataDir, n.state.HTTPPort, n.state.StakingPort, n.multiNodeFlags(1))
 	}

@@ -31,6 +31,10 @@ type Network struct {
 	// to Nodes.
 	id    identity
 	peers []*peer
+
+	// joined are the nodes that joined the network (Join); Stop and Kill
+	// stop them too.
+	joined []*JoinedNode
 }
 
 // URI is the node's HTTP address, e.g. http://127.0.0.1:9650.
@@ -183,24 +187,33 @@ func (n *Network) takeProcess() *nodeProcess {
 	return p
 }
 
-// Stop shuts the node down (every node, all at once): SIGTERM, then SIGKILL
-// of the node and its plugins if it has not exited after 30 s or when ctx
-// ends first. Stopping a stopped network is a no-op.
+// Stop shuts the node down (every node, all at once, and the nodes that
+// joined it): SIGTERM, then SIGKILL of the node and its plugins if it has
+// not exited after 30 s or when ctx ends first. Stopping a stopped network is a no-op.
 func (n *Network) Stop(ctx context.Context) error {
-	if err := n.stop(ctx); err != nil {
-		return fmt.Errorf("localnet: %w", err)
+	var joinedErrs []error
+	for _, j := range n.joinedNodes() {
+		joinedErrs = append(joinedErrs, j.Stop(ctx))
 	}
-	return nil
+	if err := n.stop(ctx); err != nil {
+		return errors.Join(append(joinedErrs, fmt.Errorf("localnet: %w", err))...)
+	}
+	return errors.Join(joinedErrs...)
 }
 
-// Kill SIGKILLs the node (every node) and its plugin processes at once, like
+// Kill SIGKILLs the node (every node, and the nodes that joined it) and its
+// plugin processes at once, like
 // a crash, and returns when they are gone. Killing a stopped network is a
 // no-op.
 func (n *Network) Kill() error {
-	if err := n.kill(); err != nil {
-		return fmt.Errorf("localnet: %w", err)
+	var joinedErrs []error
+	for _, j := range n.joinedNodes() {
+		joinedErrs = append(joinedErrs, j.Kill())
 	}
-	return nil
+	if err := n.kill(); err != nil {
+		return errors.Join(append(joinedErrs, fmt.Errorf("localnet: %w", err))...)
+	}
+	return errors.Join(joinedErrs...)
 }
 
 // Restart stops the node (every node) if it still runs, starts it again on

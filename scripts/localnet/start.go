@@ -136,6 +136,11 @@ func (n *Network) resumeNetwork(ctx context.Context, saved *state) error {
 	if err := writeAvadataChainConfig(n.cfg.chainConfigDir(), saved.ChainID, n.URI(), n.cfg.ChainConfig); err != nil {
 		return err
 	}
+	if s := saved.SubnetEVM; s.created() && n.cfg.SubnetEVMChainConfig != nil {
+		if err := writeSubnetEVMChainConfig(n.cfg.chainConfigDir(), s.ChainID.String(), n.cfg.SubnetEVMChainConfig); err != nil {
+			return err
+		}
+	}
 	if n.state.HTTPPort != saved.HTTPPort || n.state.StakingPort != saved.StakingPort || !slices.Equal(n.state.Peers, saved.Peers) {
 		if err := writeState(n.cfg.DataDir, &n.state); err != nil {
 			return err
@@ -214,7 +219,7 @@ func (n *Network) addSubnetEVM(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := writeEVMChainConfigIfMissing(n.cfg.chainConfigDir(), s.ChainID.String()); err != nil {
+	if err := writeSubnetEVMChainConfig(n.cfg.chainConfigDir(), s.ChainID.String(), n.cfg.SubnetEVMChainConfig); err != nil {
 		return err
 	}
 	n.state.SubnetEVM = s
