@@ -186,7 +186,7 @@ func (c *chosenBlocks) unavailable() []string {
 // which idles without the index API.
 func (c *chosenBlocks) vertexUnavailable() []string {
 	src := c.source.Load()
-	if src == nil || !src.ByHeight {
+	if src == nil || !src.ByHeight || c.chain != netinfo.X {
 		return nil
 	}
 	return []string{"X-chain DAG vertices (the follower idles): " + pdata.IndexEnabledHint +

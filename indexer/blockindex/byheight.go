@@ -49,7 +49,7 @@ func (b *ByHeight) Head(ctx context.Context) (uint64, error) {
 	defer cancel()
 	h, err := b.api.GetHeight(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("%s getHeight: %w", b.chain, err)
+		return 0, fmt.Errorf("%s.getHeight: %w", b.vmName(), err)
 	}
 	return h, nil
 }
@@ -100,7 +100,7 @@ func (b *ByHeight) Containers(ctx context.Context, from uint64, max int) ([]Cont
 			defer func() { <-slots }()
 			defer func() {
 				if r := recover(); r != nil {
-					fail(fmt.Errorf("%s getBlockByHeight(%d) panicked: %v", b.chain, from+uint64(i), r))
+					fail(fmt.Errorf("%s(%d) panicked: %v", b.method(), from+uint64(i), r))
 				}
 			}()
 			c, err := b.block(ctx, from+uint64(i))
@@ -126,8 +126,18 @@ func (b *ByHeight) block(ctx context.Context, h uint64) (Container, error) {
 	defer cancel()
 	bytes, err := b.api.GetBlockByHeight(ctx, h)
 	if err != nil {
-		return Container{}, fmt.Errorf("%s getBlockByHeight(%d): %w", b.chain, h, err)
+		return Container{}, fmt.Errorf("%s(%d): %w", b.method(), h, err)
 	}
 	// platformvm and avm blocks are identified by the hash of their bytes.
 	return Container{ID: ids.ID(hashing.ComputeHash256Array(bytes)), Inner: bytes, Size: len(bytes)}, nil
 }
+
+// vmName is the chain's API namespace.
+func (b *ByHeight) vmName() string {
+	if b.chain == netinfo.P {
+		return "platform"
+	}
+	return "avm"
+}
+
+func (b *ByHeight) method() string { return b.vmName() + ".getBlockByHeight" }
