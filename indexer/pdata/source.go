@@ -18,6 +18,8 @@ type ChainSource struct {
 
 // IndexEnabledHint is what the node flag would give, for messages and
 // status: the proposervm headers, and the DAG-era vertices, come only from
-// the node's index API.
-const IndexEnabledHint = "start the node with --index-enabled=true (before its first start, or delete " +
-	"avadata's index afterwards so it is rebuilt from the index API)"
+// the node's index API, which is complete only on a node that had the flag
+// from its first start.
+const IndexEnabledHint = "start the node with --index-enabled=true (from its first start: on a node that ran " +
+	"without it the index API is incomplete, so re-bootstrap it with the flag), then delete avadata's index so " +
+	"it is rebuilt from the index API"
