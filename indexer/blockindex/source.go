@@ -1,7 +1,9 @@
 // Package blockindex reads a chain's accepted blocks from the node's index
 // API (/ext/index/<chain>/block): the bytes exactly as consensus accepted
-// them, proposervm wrapper included. The P- and X-chain followers use it,
-// each with its own parser of the inner block.
+// them, proposervm wrapper included; or, on a node without the index API,
+// from the VM's getBlockByHeight (ByHeight: the inner block only). The P-
+// and X-chain followers use it, each with its own parser of the inner
+// block.
 package blockindex
 
 import (
