@@ -66,3 +66,30 @@ func (s *server) refuseMissingDAG(ctx context.Context, chain netinfo.Chain) erro
 		"without the node's index API, and misses the DAG-era txs (before Cortina) that made or spent UTXOs; %s",
 		pdata.IndexEnabledHint)
 }
+
+// What a 404 adds on an index that could not hold the resource.
+const (
+	hintBlockID = iota // a block looked up by ID
+	hintDAG            // an X-chain tx or asset
+)
+
+// notFoundHint is the sentence a 404 about chain adds when the index was
+// built from getBlockByHeight: blocks named by the VM's own IDs (a
+// proposervm ID is not found), or an X-chain missing its DAG era. It is ""
+// otherwise, and when the source cannot be read (the 404 stands alone).
+func (s *server) notFoundHint(ctx context.Context, chain netinfo.Chain, kind int) string {
+	src, err := s.chainSource(ctx, chain)
+	if err != nil || !src.ByHeight {
+		return ""
+	}
+	switch {
+	case kind == hintBlockID:
+		return fmt.Sprintf(" (this node's %s-chain index was built without the node's index API and names blocks by "+
+			"the VM's own block IDs, as %s.getBlock takes them, not by their proposervm IDs)", chain,
+			map[netinfo.Chain]string{netinfo.P: "platform", netinfo.X: "avm"}[chain])
+	case kind == hintDAG && src.MissingDAG:
+		return " (this node's X-chain index was built without the node's index API and misses the DAG-era txs " +
+			"before Cortina; " + pdata.IndexEnabledHint + ")"
+	}
+	return ""
+}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/ava-labs/avalanchego/ids"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/handlertest"
@@ -71,5 +72,24 @@ func TestWithoutIndexAPI(t *testing.T) {
 		refused(t, srv, xBalances, "DAG-era")
 		refused(t, srv, xUTXOs, "DAG-era")
 		served(t, srv, pBalances)
+
+		// 404s say why the index may not hold the resource.
+		unknown := ids.GenerateTestID().String()
+		notFound(t, srv, "/v1/networks/local/blockchains/x-chain/transactions/"+unknown, "misses the DAG-era txs")
+		notFound(t, srv, "/v1/networks/local/blockchains/x-chain/assets/"+unknown, "misses the DAG-era txs")
+		notFound(t, srv, "/v1/networks/local/blockchains/p-chain/blocks/"+unknown, "platform.getBlock")
 	})
+	t.Run("index API: 404s as before", func(t *testing.T) {
+		srv := newTestAPI(t, handlertest.Config(), handlertest.WithFixtures(t, handlertest.NewFakes()))
+		rec := srv.Get(t, "/v1/networks/local/blockchains/p-chain/blocks/"+ids.GenerateTestID().String())
+		require.Equal(t, http.StatusNotFound, rec.Code)
+		require.NotContains(t, rec.Body.String(), "index API")
+	})
+}
+
+func notFound(t *testing.T, srv *handlertest.API, path, says string) {
+	t.Helper()
+	rec := srv.Get(t, path)
+	require.Equal(t, http.StatusNotFound, rec.Code, "%s: %s", path, rec.Body.String())
+	require.Contains(t, rec.Body.String(), says, path)
 }
