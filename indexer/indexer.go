@@ -142,17 +142,23 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 	}
 	switch ci.Kind {
 	case netinfo.KindPlatform:
-		src, err := pchain.NewSource(client, cfg.Upgrades)
+		// The index API, or platform.getBlockByHeight on a node without it
+		// (blocksource.go).
+		blocks := newChosenBlocks(netinfo.P, client, client.Platform, st, cfg.Network.NetworkID, ix.log)
+		src, err := pchain.NewSourceFrom(client, blocks, cfg.Upgrades)
 		if err != nil {
 			return err
 		}
 		src.SetRefundOwners(l1RefundOwners(st))
+		fcfg.Unavailable = blocks.unavailable
 		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
 	case netinfo.KindAVM:
-		src, err := xchain.NewSource(client.BlockIndex(netinfo.X))
+		blocks := newChosenBlocks(netinfo.X, client, client.AVM, st, cfg.Network.NetworkID, ix.log)
+		src, err := xchain.NewSourceFrom(blocks)
 		if err != nil {
 			return err
 		}
+		fcfg.Unavailable = blocks.unavailable
 		ix.addPrimaryFollower(id, src, st, fcfg, metrics)
 		// The pre-Cortina DAG has its own index and cursor; on a chain born
 		// linear (every network since Cortina) it is empty and the
@@ -168,6 +174,9 @@ func (ix *Indexer) add(ctx context.Context, ci netinfo.ChainInfo) error {
 		vid := follower.Identity{Chain: netinfo.X, Name: "X-vertices", BlockchainID: id.BlockchainID}
 		vcfg := fcfg
 		vcfg.IndexFrom = follower.IndexFrom{Genesis: true}
+		// Without the index API the vertex index is not served: the
+		// follower idles at height 0 and its status says why.
+		vcfg.Unavailable = blocks.vertexUnavailable
 		ix.runners = append(ix.runners, follower.New(vid, follower.Source[*pdata.Vertex](vsrc),
 			follower.Sink[*pdata.Vertex](st.VertexWriter()), vcfg, ix.log, metrics))
 	case netinfo.KindEVM:

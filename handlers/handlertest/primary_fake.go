@@ -30,6 +30,10 @@ type Primary struct {
 	// Supply is what AvaxSupply answers.
 	Supply pdata.AvaxSupply
 
+	// Sources is what ChainSource answers per chain (absent: the index
+	// API).
+	Sources map[netinfo.Chain]pdata.ChainSource
+
 	Err error // returned by every call when set
 
 	TxQueries     []pdata.TxQuery
@@ -282,4 +286,12 @@ func (f *Primary) AvaxSupply(ctx context.Context, at int64) (pdata.AvaxSupply, e
 	f.Mu.Lock()
 	defer f.Mu.Unlock()
 	return f.Supply, f.Err
+}
+
+// ChainSource answers from Sources (never Err: the operations' own reads
+// report it).
+func (f *Primary) ChainSource(_ context.Context, chain netinfo.Chain) (pdata.ChainSource, error) {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.Sources[chain], nil
 }

@@ -63,7 +63,8 @@ func (s *server) assetCreation(ctx context.Context, asset ids.ID) (pdata.Indexed
 		return pdata.IndexedTx{}, fmt.Errorf("reading the creation of asset %s: %w", asset, err)
 	}
 	if !found || itx.Chain != netinfo.X || itx.Tx.Asset == nil || itx.Tx.Asset.ID != asset {
-		return pdata.IndexedTx{}, api.NotFound("asset %s not found on the %s", asset, netinfo.X.DataAPIAlias())
+		return pdata.IndexedTx{}, api.NotFound("asset %s not found on the %s%s", asset, netinfo.X.DataAPIAlias(),
+			s.notFoundHint(ctx, netinfo.X, hintDAG))
 	}
 	return itx, nil
 }

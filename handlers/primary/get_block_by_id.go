@@ -68,11 +68,13 @@ func (s *server) serveGetBlockById(w http.ResponseWriter, r *http.Request, heigh
 		return fmt.Errorf("reading %s block %s: %w", req.Chain, api.PathVar(r, paramBlockID), err)
 	}
 	if !found {
-		what := "ID " + req.ID.String()
+		what, hint := "ID "+req.ID.String(), ""
 		if req.ByHeight {
 			what = "height " + api.FormatUint(req.Height)
+		} else {
+			hint = s.notFoundHint(ctx, req.Chain, hintBlockID)
 		}
-		return api.NotFound("no %s block with %s is indexed", req.Chain.DataAPIAlias(), what)
+		return api.NotFound("no %s block with %s is indexed%s", req.Chain.DataAPIAlias(), what, hint)
 	}
 	shapes := &shaper{node: s.Network(), chain: req.Chain}
 	api.WriteJSON(w, http.StatusOK, shapes.block(&b))

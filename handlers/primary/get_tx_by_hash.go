@@ -60,7 +60,8 @@ func (s *server) chainTx(ctx context.Context, chain netinfo.Chain, id ids.ID) (p
 		return pdata.IndexedTx{}, fmt.Errorf("reading tx %s: %w", id, err)
 	}
 	if !found {
-		return pdata.IndexedTx{}, api.NotFound("transaction %s not found on the %s", id, chain.DataAPIAlias())
+		return pdata.IndexedTx{}, api.NotFound("transaction %s not found on the %s%s", id, chain.DataAPIAlias(),
+			s.notFoundHint(ctx, chain, hintDAG))
 	}
 	if itx.Chain != chain {
 		return pdata.IndexedTx{}, api.NotFound("transaction %s not found on the %s: it is a %s transaction",

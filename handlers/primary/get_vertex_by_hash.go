@@ -38,6 +38,9 @@ func (s *server) serveGetVertexByHash(w http.ResponseWriter, r *http.Request, he
 	if err != nil {
 		return err
 	}
+	if err := s.refuseWithoutVertices(r.Context()); err != nil {
+		return err
+	}
 	if s.vertices == nil {
 		return api.NotFound("no X-chain vertex with ID %s is indexed: this node follows no DAG vertices", req.VertexID)
 	}

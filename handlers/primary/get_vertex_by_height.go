@@ -36,6 +36,9 @@ func (s *server) serveGetVertexByHeight(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
+	if err := s.refuseWithoutVertices(r.Context()); err != nil {
+		return err
+	}
 	desc := req.Page.Order == api.SortDesc
 	return s.serveVertices(w, r, req.Page, func(after *uint64, limit int) ([]pdata.Vertex, error) {
 		return s.vertices.VerticesAtHeight(r.Context(), req.VertexHeight, desc, after, limit)

@@ -30,6 +30,9 @@ func (s *server) serveListLatestXChainVertices(w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return err
 	}
+	if err := s.refuseWithoutVertices(r.Context()); err != nil {
+		return err
+	}
 	return s.serveVertices(w, r, req.Page, func(after *uint64, limit int) ([]pdata.Vertex, error) {
 		return s.vertices.LatestVertices(r.Context(), after, limit)
 	})

@@ -51,6 +51,9 @@ func (s *server) serveListPrimaryNetworkBlocksByNodeId(w http.ResponseWriter, r 
 	if err != nil {
 		return err
 	}
+	if err := s.refuseWithoutProposers(r.Context(), req.Chain, "the blocks a node proposed"); err != nil {
+		return err
+	}
 	return s.serveBlockPage(w, r, req.Chain, req.Time, req.Page, func(ctx context.Context, q pdata.BlockQuery) ([]pdata.IndexedBlock, error) {
 		q.NodeID = req.NodeID
 		blocks, err := s.reader.BlocksByProposer(ctx, req.Chain, q)

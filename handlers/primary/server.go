@@ -48,6 +48,10 @@ type Reader interface {
 	// BlockByID returns chain's block (P or X) with that (outer) ID; false
 	// when none is indexed.
 	BlockByID(ctx context.Context, chain netinfo.Chain, id ids.ID) (pdata.IndexedBlock, bool, error)
+	// ChainSource says how chain's (P or X) index was built: from the
+	// node's index API, or from getBlockByHeight on a node without it (no
+	// proposers, no DAG vertices).
+	ChainSource(ctx context.Context, chain netinfo.Chain) (pdata.ChainSource, error)
 	// Subnet returns a subnet with its blockchains; found is false when the
 	// index holds none.
 	Subnet(ctx context.Context, id ids.ID) (pdata.Subnet, bool, error)

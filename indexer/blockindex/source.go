@@ -1,7 +1,9 @@
 // Package blockindex reads a chain's accepted blocks from the node's index
 // API (/ext/index/<chain>/block): the bytes exactly as consensus accepted
-// them, proposervm wrapper included. The P- and X-chain followers use it,
-// each with its own parser of the inner block.
+// them, proposervm wrapper included; or, on a node without the index API,
+// from the VM's getBlockByHeight (ByHeight: the inner block only). The P-
+// and X-chain followers use it, each with its own parser of the inner
+// block.
 package blockindex
 
 import (
@@ -43,22 +45,63 @@ type Container struct {
 // ParseFunc turns a container into a domain block.
 type ParseFunc[B chaindata.Block] func(Container) (B, error)
 
-// Source implements follower.Source over the index API.
+// Reader reads a chain's accepted blocks as containers: the index API
+// (IndexAPI) or, on a node without it, the VM's getBlockByHeight (ByHeight).
+type Reader interface {
+	// Head is the height of the last accepted block (0: only genesis).
+	Head(ctx context.Context) (uint64, error)
+	// Containers returns the containers of heights from.. (at most max);
+	// none when from is past the last accepted block.
+	Containers(ctx context.Context, from uint64, max int) ([]Container, error)
+}
+
+// Source implements follower.Source over a Reader (the index API unless
+// NewSourceFrom says otherwise).
 type Source[B chaindata.Block] struct {
 	chain  netinfo.Chain
-	client *indexer.Client
+	reader Reader
 	parse  ParseFunc[B]
 }
 
-// NewSource returns a source of chain's blocks parsed by parse.
+// NewSource returns a source of chain's blocks from the index API, parsed
+// by parse.
 func NewSource[B chaindata.Block](chain netinfo.Chain, client *indexer.Client, parse ParseFunc[B]) *Source[B] {
-	return &Source[B]{chain: chain, client: client, parse: parse}
+	return NewSourceFrom(chain, Reader(NewIndexAPI(chain, client)), parse)
+}
+
+// NewSourceFrom returns a source of chain's blocks read by reader, parsed by
+// parse.
+func NewSourceFrom[B chaindata.Block](chain netinfo.Chain, reader Reader, parse ParseFunc[B]) *Source[B] {
+	return &Source[B]{chain: chain, reader: reader, parse: parse}
+}
+
+// Head returns the height of the last accepted block.
+func (s *Source[B]) Head(ctx context.Context) (uint64, error) {
+	return s.reader.Head(ctx)
+}
+
+// Containers returns the unwrapped containers of heights from.. (at most
+// max), unparsed: a reader that needs a neighbour of a range (the option
+// after a proposal block) reads it through here.
+func (s *Source[B]) Containers(ctx context.Context, from uint64, max int) ([]Container, error) {
+	return s.reader.Containers(ctx, from, max)
+}
+
+// IndexAPI reads a chain's accepted blocks from the node's index API.
+type IndexAPI struct {
+	chain  netinfo.Chain
+	client *indexer.Client
+}
+
+// NewIndexAPI returns the reader of chain's index API at client.
+func NewIndexAPI(chain netinfo.Chain, client *indexer.Client) *IndexAPI {
+	return &IndexAPI{chain: chain, client: client}
 }
 
 // The genesis block is never indexed, so index i holds height i+1.
 
 // Head returns the height of the last indexed block.
-func (s *Source[B]) Head(ctx context.Context) (uint64, error) {
+func (s *IndexAPI) Head(ctx context.Context) (uint64, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	_, index, err := s.client.GetLastAccepted(ctx)
@@ -93,9 +136,8 @@ func (s *Source[B]) Fetch(ctx context.Context, from uint64, max int) ([]B, error
 }
 
 // Containers returns the unwrapped containers of heights from.. (at most
-// max), unparsed: a reader that needs a neighbour of a range (the option
-// after a proposal block) reads it through here.
-func (s *Source[B]) Containers(ctx context.Context, from uint64, max int) ([]Container, error) {
+// max).
+func (s *IndexAPI) Containers(ctx context.Context, from uint64, max int) ([]Container, error) {
 	if from == 0 {
 		return nil, fmt.Errorf("%s genesis block is not in the index", s.chain)
 	}

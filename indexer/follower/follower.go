@@ -33,6 +33,9 @@ type Config struct {
 	Fetchers int
 	// IndexFrom is where a fresh index of the chain begins.
 	IndexFrom IndexFrom
+	// Unavailable, when set, says what the chain's index cannot hold on
+	// this node (Status.Unavailable).
+	Unavailable func() []string
 }
 
 const (
@@ -95,6 +98,9 @@ func (f *Follower[B]) Status() Status {
 	defer f.mu.Unlock()
 	s := f.status
 	s.BlocksPerSecond = f.rate.perSecond(time.Now())
+	if f.cfg.Unavailable != nil {
+		s.Unavailable = f.cfg.Unavailable()
+	}
 	if s.BlocksPerSecond > 0 && s.Lag > 0 && !s.CaughtUp {
 		s.ETASeconds = int64(float64(s.Lag) / s.BlocksPerSecond)
 	}

@@ -37,4 +37,8 @@ type Status struct {
 	Paused    bool   `json:"paused"`
 	Running   bool   `json:"running"`
 	LastError string `json:"lastError,omitempty"`
+	// Unavailable names what this chain's index cannot know on this node,
+	// each with the node flag that would give it, e.g. the proposer
+	// details of P-chain blocks on a node without --index-enabled.
+	Unavailable []string `json:"unavailable,omitempty"`
 }

@@ -46,6 +46,16 @@ func NewSource(client *nodeapi.Client, upgrades upgrade.Config) (*Source, error)
 	return New(index, platformClient{client.Platform}, upgrades), nil
 }
 
+// NewSourceFrom returns the P-chain source reading its blocks through
+// blocks (the index API, or platform.getBlockByHeight on a node without
+// it: blockindex.ByHeight) and the rest from the node client reaches.
+func NewSourceFrom(client *nodeapi.Client, blocks Index, upgrades upgrade.Config) (*Source, error) {
+	if client == nil {
+		return nil, errors.New("P-chain source: no node client")
+	}
+	return New(blocks, platformClient{client.Platform}, upgrades), nil
+}
+
 // New returns a source over index and platform, with the network's upgrade
 // times.
 func New(index Index, platform Platform, upgrades upgrade.Config) *Source {

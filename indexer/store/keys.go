@@ -22,6 +22,9 @@ import (
 //	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time,
 //	                                                         first height held (history.go; absent: 1)
 //	0x02  chainreg | blockchainID(32)                        chain number (1 byte), see registry.go
+//	0x03  bsrc | chain                                       where the P/X index read its blocks (blocksource.go):
+//	                                                         source(1) (1: the VM's getBlockByHeight) | flags(1)
+//	                                                         (bit 0: a DAG era it misses); absent: the index API
 //	0x10  ptx | txID(32)                                     primary tx record (rowcodec, primaryrows.go): chain, height,
 //	                                                         index, block ID, time, outcome, type, signed bytes,
 //	                                                         consumed / produced / unstaked UTXO IDs
@@ -182,6 +185,7 @@ const (
 	tagMeta     byte = 0x00
 	tagCursor   byte = 0x01
 	tagChainReg byte = 0x02
+	tagBlockSrc byte = 0x03
 	tagPTx      byte = 0x10
 	tagPAddr    byte = 0x11
 	tagPChainTx byte = 0x12

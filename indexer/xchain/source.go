@@ -25,6 +25,17 @@ func NewSource(client *indexer.Client) (*blockindex.Source[*pdata.Block], error)
 	return blockindex.NewSource(netinfo.X, client, d.DecodeBlock), nil
 }
 
+// NewSourceFrom returns the X-chain block source reading its blocks through
+// blocks (the index API, or avm.getBlockByHeight on a node without it:
+// blockindex.ByHeight), decoded.
+func NewSourceFrom(blocks blockindex.Reader) (*blockindex.Source[*pdata.Block], error) {
+	d, err := NewDecoder()
+	if err != nil {
+		return nil, err
+	}
+	return blockindex.NewSourceFrom(netinfo.X, blocks, d.DecodeBlock), nil
+}
+
 // DecodeBlock decodes one accepted block from the index.
 func (d *Decoder) DecodeBlock(c blockindex.Container) (*pdata.Block, error) {
 	blk, err := d.parser.ParseBlock(c.Inner)
