@@ -28,6 +28,9 @@ func (s *server) parseGetTransactionRequest(r *http.Request, heights *api.Height
 		return req, err
 	}
 	s.ReadsStream(heights, s.EVMChainStream(req.Chain))
+	if _, err := s.history(r.Context(), req.Chain, heights); err != nil {
+		return req, err
+	}
 	req.TxHash, err = parseTxHash(api.ParamTxHash, api.PathVar(r, api.ParamTxHash))
 	return req, err
 }

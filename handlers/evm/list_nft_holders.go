@@ -38,6 +38,9 @@ func (s *server) parseListNftHoldersRequest(r *http.Request, heights *api.Height
 		return req, err
 	}
 	s.ReadsStream(heights, s.EVMChainStream(req.Chain))
+	if _, err := s.history(r.Context(), req.Chain, heights); err != nil {
+		return req, err
+	}
 	if req.Address, err = api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress)); err != nil {
 		return req, err
 	}
