@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -159,4 +160,10 @@ func setHistoryHeader(h http.Header, heights *Heights) {
 	if v := heights.historyHeader(); v != "" {
 		h.Set(HeaderHistoryFrom, v)
 	}
+}
+
+// IsNotFound reports whether err is a 404 of this package.
+func IsNotFound(err error) bool {
+	var apiErr *Error
+	return errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound
 }

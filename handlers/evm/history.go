@@ -80,3 +80,37 @@ func unknownContract(h api.History, addr common.Address) error {
 	return h.Before(fmt.Sprintf("%s is not a contract known to the index (no deployment or token transfer of it "+
 		"was seen from that block on)", addr.Hex()))
 }
+
+// partialHistory reports whether the shaped chain's index starts above
+// genesis, read once per reply. A failed read fails the reply.
+func (v *shaper) partialHistory() bool {
+	if v.historyFrom == 0 {
+		from, err := v.s.reader.HistoryFrom(v.ctx, v.chain.Chain)
+		if err != nil {
+			v.fail(fmt.Errorf("reading where the index of chain %d starts: %w", v.chain.EVMChainID, err))
+			return true
+		}
+		v.historyFrom = max(from, 1)
+	}
+	return v.historyFrom > 1
+}
+
+// history is the shaped chain's history (after partialHistory read it).
+func (v *shaper) history() api.History {
+	return api.NewHistory(v.chain, v.historyFrom)
+}
+
+// checkBalanceBlock refuses (400) a token balance listing at a blockNumber
+// before the chain's first indexed block: its candidates (the tokens the
+// address sent or received) come from the index, which holds none of
+// that time.
+func (s *server) checkBalanceBlock(r *http.Request, heights *api.Heights, t evmTarget, block balanceBlock) error {
+	if !block.Asked.Set {
+		return nil
+	}
+	history, err := s.history(r.Context(), t.Chain, heights)
+	if err != nil {
+		return err
+	}
+	return history.CheckBlockParam(paramBlockNumber, block.Asked.Value)
+}

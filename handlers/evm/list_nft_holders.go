@@ -81,6 +81,13 @@ func (s *server) serveListNftHolders(w http.ResponseWriter, r *http.Request, hei
 	if contract.Kind != evmdata.Erc721 && contract.Kind != evmdata.Erc1155 {
 		return api.BadRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
 	}
+	history, err := s.history(r.Context(), req.Chain, heights)
+	if err != nil {
+		return err
+	}
+	if err := collectionHistory(history, contract, "its holders and their counts"); err != nil {
+		return err
+	}
 	pinned := s.PinnedHeight(req.Page, s.EVMChainStream(req.Chain))
 	holders, collection, err := s.reader.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)
 	if err != nil {
