@@ -28,3 +28,12 @@ func (f *EVM) SetHistoryFrom(chain netinfo.Chain, first uint64) {
 	}
 	f.HistoryStarts[chain] = first
 }
+
+// HistoryFrom is the metrics reader's: the EVM fake's (1 when there is
+// none).
+func (f *Fakes) HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error) {
+	if f.EVM == nil {
+		return 1, nil
+	}
+	return f.EVM.HistoryFrom(ctx, chain)
+}
