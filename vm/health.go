@@ -23,6 +23,9 @@ func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
 	var problems []string
 	for _, ind := range indicators {
 		details[ind.Name] = ind.Details
+		if s, ok := ind.Details.(follower.Status); ok && follower.HistoryWords(s) != "" {
+			details[ind.Name] = partialHistoryDetails{Status: s, History: follower.HistoryWords(s)}
+		}
 		if ind.Problem != "" {
 			problems = append(problems, ind.Problem)
 		}
@@ -31,6 +34,14 @@ func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
 		return details, errors.New("avadata unhealthy: " + strings.Join(problems, "; "))
 	}
 	return details, nil
+}
+
+// partialHistoryDetails are the health details of a follower whose index
+// starts above genesis: its status (historyFrom among it) and, for the
+// people reading the check, where history starts in words.
+type partialHistoryDetails struct {
+	follower.Status
+	History string `json:"history"`
 }
 
 // Health judges every follower and the signature aggregator (when it runs):
