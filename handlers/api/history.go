@@ -114,7 +114,7 @@ func (h History) Before(what string) error {
 // holder count, a collection's owners): status is its HTTP status, what
 // names the figure and why.
 func (h History) Unknown(status int, what string) error {
-	return NewError(status, "%s: %s cannot be known from it; give the node the chain's full history and set indexFrom",
+	return NewError(status, "%s: %s cannot be known from the index; give the node the chain's full history and set indexFrom",
 		h.Starts(), what)
 }
 

@@ -46,7 +46,7 @@ func (s *server) serveGetDeploymentTransaction(w http.ResponseWriter, r *http.Re
 			return shapes.err
 		}
 		return shapes.history().Before(fmt.Sprintf("the deployment of contract %s is not in the index "+
-			"(its transfers or calls after that block are)", req.Address.Hex()))
+			"(only its activity from that block on is)", req.Address.Hex()))
 	}
 	if contract.Deployment == nil {
 		return api.NotFound("the deployment of contract %s was not seen: another contract created it in a block "+
