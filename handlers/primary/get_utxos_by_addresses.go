@@ -164,6 +164,9 @@ func (s *server) serveGetUtxosByAddresses(w http.ResponseWriter, r *http.Request
 // writeUTXOPage reads and writes one page of a UTXO listing.
 func (s *server) writeUTXOPage(w http.ResponseWriter, r *http.Request, req *getUtxosByAddressesRequest) error {
 	ctx := r.Context()
+	if err := s.checkCAtomicHistory(ctx, req.Chain, "its UTXOs"); err != nil {
+		return err
+	}
 	after, err := api.ResumeAfter(req.Page, decodeUTXOPos)
 	if err != nil {
 		return err
