@@ -37,3 +37,55 @@ func (s *server) checkCAtomicHistory(ctx context.Context, chain netinfo.Chain, w
 		"(avax.getUTXOs with sourceChain), or give the node the C-chain's full history and set indexFrom",
 		h.Starts(), what)
 }
+
+// checkCTimeRange refuses (400) a time range of C-chain atomic txs that
+// reaches before the C-chain's first indexed block: a startTimestamp
+// before its time (earlier blocks are not indexed), or an endTimestamp
+// before it.
+func (s *server) checkCTimeRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) error {
+	if chain != netinfo.C || (!tr.Start.Set && !tr.End.Set) {
+		return nil
+	}
+	from, err := s.reader.HistoryFrom(ctx, netinfo.C)
+	if err != nil {
+		return fmt.Errorf("reading where the C-chain's index starts: %w", err)
+	}
+	h := api.History{Chain: "C-chain", From: max(from, 1)}
+	if !h.Partial() {
+		return nil
+	}
+	for _, b := range []struct {
+		name  string
+		bound api.Bound[int64]
+	}{{api.ParamStartTimestamp, tr.Start}, {api.ParamEndTimestamp, tr.End}} {
+		if !b.bound.Set {
+			continue
+		}
+		// The last indexed block at or before the time: below the first
+		// indexed block when the time is before it.
+		at, err := s.reader.HeightAtTime(ctx, netinfo.C, b.bound.Value)
+		if err != nil {
+			return fmt.Errorf("finding the C-chain block at time %d: %w", b.bound.Value, err)
+		}
+		if at < h.From {
+			return api.BadRequest("%s: %s %d is before that block's time; ask for a later %s, or give the node "+
+				"the C-chain's full history and set indexFrom", h.Starts(), b.name, b.bound.Value, b.name)
+		}
+	}
+	return nil
+}
+
+// cTxBeforeHistory is the 404 of a C-chain atomic tx the index does not
+// hold while the C-chain's history is partial: it may lie before the first
+// indexed block. nil when the history is whole.
+func (s *server) cTxBeforeHistory(ctx context.Context, id fmt.Stringer) error {
+	from, err := s.reader.HistoryFrom(ctx, netinfo.C)
+	if err != nil {
+		return fmt.Errorf("reading where the C-chain's index starts: %w", err)
+	}
+	h := api.History{Chain: "C-chain", From: max(from, 1)}
+	if !h.Partial() {
+		return nil
+	}
+	return h.Before(fmt.Sprintf("transaction %s not found on the c-chain", id))
+}
