@@ -54,8 +54,9 @@ func (s *server) serveGetTokenDetails(w http.ResponseWriter, r *http.Request, he
 	token, err := s.heldToken(r.Context(), req)
 	if err != nil {
 		if collectionHistory(history, req.Contract, "") != nil && api.IsNotFound(err) {
-			return history.Before(fmt.Sprintf("token %s of %s is not held by anyone in the blocks indexed from it "+
-				"(it may have been minted before and not moved since)", req.TokenID, req.Address.Hex()))
+			return api.NotFound("%s: token %s of %s is not held by anyone in the blocks indexed from it; it may have "+
+				"been minted before and not moved since; give the node the chain's full history and set indexFrom",
+				history.Starts(), req.TokenID, req.Address.Hex())
 		}
 		return err
 	}
