@@ -73,6 +73,10 @@ type healthIndicator struct {
 	IndexedHeight *uint64 `json:"indexedHeight,omitempty"`
 	NodeHeight    *uint64 `json:"nodeHeight,omitempty"`
 	Lag           *uint64 `json:"lag,omitempty"`
+	// HistoryFrom is the chain's first indexed block, and History says it
+	// in words, when the index starts above genesis (follower.HistoryWords).
+	HistoryFrom *uint64 `json:"historyFrom,omitempty"`
+	History     string  `json:"history,omitempty"`
 }
 
 // newHealthCheckResult sorts the indicators into a result; status is
@@ -88,6 +92,9 @@ func newHealthCheckResult(indicators []HealthIndicator, shuttingDown bool) healt
 		out := healthIndicator{Status: indicatorUp}
 		if s, ok := ind.Details.(follower.Status); ok {
 			out.IndexedHeight, out.NodeHeight, out.Lag = &s.IndexedHeight, &s.NodeHeight, &s.Lag
+			if words := follower.HistoryWords(s); words != "" {
+				out.HistoryFrom, out.History = &s.HistoryFrom, words
+			}
 		}
 		res.Details[ind.Name] = out
 		if ind.Problem == "" {

@@ -22,7 +22,7 @@ func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
 	details := make(map[string]any, len(indicators))
 	var problems []string
 	for _, ind := range indicators {
-		details[ind.Name] = ind.Details
+		details[ind.Name] = nodeHealthDetails(ind)
 		if ind.Problem != "" {
 			problems = append(problems, ind.Problem)
 		}
@@ -31,6 +31,26 @@ func (vm *VM) HealthCheck(context.Context) (interface{}, error) {
 		return details, errors.New("avadata unhealthy: " + strings.Join(problems, "; "))
 	}
 	return details, nil
+}
+
+// partialHistoryDetails are the health details of a follower whose index
+// starts above genesis: its status (historyFrom among it) and, for the
+// people reading the check, where history starts in words.
+type partialHistoryDetails struct {
+	follower.Status
+	History string `json:"history"`
+}
+
+// nodeHealthDetails is what the node's health check shows of ind: its
+// details, with where history starts in words for a follower whose index
+// starts above genesis.
+func nodeHealthDetails(ind handlers.HealthIndicator) any {
+	if s, ok := ind.Details.(follower.Status); ok {
+		if words := follower.HistoryWords(s); words != "" {
+			return partialHistoryDetails{Status: s, History: words}
+		}
+	}
+	return ind.Details
 }
 
 // Health judges every follower and the signature aggregator (when it runs):

@@ -163,6 +163,9 @@ func (c *Core) cutHeights(read *Heights) []StreamHeight {
 type Heights struct {
 	mu      sync.Mutex
 	streams []viewedStream
+	// history: the first indexed block of each chain read whose index
+	// starts above genesis (history.go).
+	history []StreamHeight
 }
 
 type viewedStream struct {
@@ -273,6 +276,7 @@ func (w *indexedHeightWriter) WriteHeader(status int) {
 		if heights := w.heights.Sorted(); len(heights) > 0 {
 			w.Header().Set(HeaderIndexedHeight, FormatHeights(heights))
 		}
+		setHistoryHeader(w.Header(), w.heights)
 	}
 	w.ResponseWriter.WriteHeader(status)
 }

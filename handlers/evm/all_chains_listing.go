@@ -79,6 +79,9 @@ func (s *server) parseAllChainsRequest(r *http.Request, heights *api.Heights, ro
 		if chain.EVMChainID != 0 {
 			req.Chains = append(req.Chains, chain)
 			s.ReadsStream(heights, s.EVMChainStream(chain))
+			if _, err := s.history(r.Context(), chain, heights); err != nil {
+				return req, err
+			}
 		}
 	}
 	slices.SortFunc(req.Chains, func(a, b netinfo.ChainInfo) int { return cmp.Compare(a.EVMChainID, b.EVMChainID) })

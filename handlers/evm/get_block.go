@@ -89,6 +89,19 @@ func (s *server) readBlock(ctx context.Context, req blockRequest, heights *api.H
 	if found {
 		return block, nil
 	}
+	history, err := s.history(ctx, req.Chain, heights)
+	if err != nil {
+		return evmdata.BlockSummary{}, err
+	}
+	if history.Partial() {
+		if req.Block.Hash != nil {
+			return block, history.Before(fmt.Sprintf("no block with hash %s is in the index", req.Block))
+		}
+		if req.Block.Number < history.From {
+			return block, api.NotFound("%s: block %d is before it; ask for blocks from %d on, or give the node the "+
+				"chain's full history and set indexFrom", history.Starts(), req.Block.Number, history.From)
+		}
+	}
 	where := fmt.Sprintf("chain %d ('%s')", req.Chain.EVMChainID, api.ChainLabel(req.Chain))
 	if req.Block.Hash != nil {
 		return block, api.NotFound("no block with hash %s in the index of %s", req.Block, where)
@@ -98,7 +111,8 @@ func (s *server) readBlock(ctx context.Context, req blockRequest, heights *api.H
 		return block, api.NotFound("block 0 of %s is the genesis block, which the index does not hold (it holds blocks 1 to %d)",
 			where, indexed)
 	}
-	return block, api.NotFound("block %d of %s is not indexed yet: the index holds blocks 1 to %d", req.Block.Number, where, indexed)
+	return block, api.NotFound("block %d of %s is not indexed yet: the index holds blocks %d to %d", req.Block.Number, where,
+		history.From, indexed)
 }
 
 func (s *server) serveGetBlock(w http.ResponseWriter, r *http.Request, heights *api.Heights) error {

@@ -11,6 +11,9 @@ func (s *server) serveGetChainInfo(w http.ResponseWriter, r *http.Request, heigh
 	if err != nil {
 		return err
 	}
+	if _, err := s.history(r.Context(), chain, heights); err != nil {
+		return err
+	}
 	api.WriteJSON(w, http.StatusOK, s.chainInfo(chain))
 	return nil
 }

@@ -41,6 +41,13 @@ func (s *server) serveGetDeploymentTransaction(w http.ResponseWriter, r *http.Re
 	if err != nil {
 		return err
 	}
+	if contract.Deployment == nil && shapes.partialHistory() {
+		if shapes.err != nil {
+			return shapes.err
+		}
+		return shapes.history().Before(fmt.Sprintf("the deployment of contract %s is not in the index "+
+			"(only its activity from that block on is)", req.Address.Hex()))
+	}
 	if contract.Deployment == nil {
 		return api.NotFound("the deployment of contract %s was not seen: another contract created it in a block "+
 			"the node could not trace", req.Address.Hex())

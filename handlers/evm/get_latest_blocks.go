@@ -62,6 +62,9 @@ func (s *server) resolveEVMChain(r *http.Request, heights *api.Heights) (netinfo
 		return netinfo.ChainInfo{}, err
 	}
 	s.ReadsStream(heights, s.EVMChainStream(chain))
+	if _, err := s.history(r.Context(), chain, heights); err != nil {
+		return netinfo.ChainInfo{}, err
+	}
 	return chain, nil
 }
 

@@ -39,8 +39,25 @@ func (s *server) serveGetTokenDetails(w http.ResponseWriter, r *http.Request, he
 	if err != nil {
 		return err
 	}
+	// An ERC-1155 token's supply sums all its transfers; an ERC-721
+	// token's owner is its last transfer's recipient, right whenever the
+	// index holds one (history.go).
+	history, err := s.history(r.Context(), req.Chain, heights)
+	if err != nil {
+		return err
+	}
+	if req.Contract.Kind == evmdata.Erc1155 {
+		if err := collectionHistory(history, req.Contract, "its tokens' supplies"); err != nil {
+			return err
+		}
+	}
 	token, err := s.heldToken(r.Context(), req)
 	if err != nil {
+		if collectionHistory(history, req.Contract, "") != nil && api.IsNotFound(err) {
+			return api.NotFound("%s: token %s of %s is not held by anyone in the blocks indexed from it; it may have "+
+				"been minted before and not moved since; give the node the chain's full history and set indexFrom",
+				history.Starts(), req.TokenID, req.Address.Hex())
+		}
 		return err
 	}
 	return shapes.write(w, shapes.collectionToken(req.Address, token))

@@ -28,6 +28,9 @@ func (s *server) parseGetTransactionRequest(r *http.Request, heights *api.Height
 		return req, err
 	}
 	s.ReadsStream(heights, s.EVMChainStream(req.Chain))
+	if _, err := s.history(r.Context(), req.Chain, heights); err != nil {
+		return req, err
+	}
 	req.TxHash, err = parseTxHash(api.ParamTxHash, api.PathVar(r, api.ParamTxHash))
 	return req, err
 }
@@ -59,6 +62,13 @@ func (s *server) serveGetTransaction(w http.ResponseWriter, r *http.Request, hei
 		return fmt.Errorf("reading transaction %s: %w", req.TxHash, err)
 	}
 	if !found {
+		history, err := s.history(r.Context(), chain, heights)
+		if err != nil {
+			return err
+		}
+		if history.Partial() {
+			return history.Before(fmt.Sprintf("transaction %s is not in the index", req.TxHash.Hex()))
+		}
 		return api.NotFound("transaction %s is not in the index of chain %d ('%s'): it does not exist there, "+
 			"or it is in a block avadata has not indexed yet", req.TxHash.Hex(), chain.EVMChainID, api.ChainLabel(chain))
 	}

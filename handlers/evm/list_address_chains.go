@@ -44,6 +44,11 @@ func (s *server) serveListAddressChains(w http.ResponseWriter, r *http.Request, 
 			continue // not listed by GET /v1/chains either until its id is known
 		}
 		s.ReadsStream(heights, s.EVMChainStream(chain))
+		// Activity only before a chain's first indexed block is not
+		// seen: X-Avadata-History-From names such chains.
+		if _, err := s.history(r.Context(), chain, heights); err != nil {
+			return err
+		}
 		active, err := s.reader.HasActivity(r.Context(), chain.Chain, req.Address)
 		if err != nil {
 			return fmt.Errorf("looking for the activity of %s on %s: %w", req.Address, api.ChainLabel(chain), err)

@@ -43,6 +43,9 @@ func (s *server) parseListErc1155BalancesRequest(r *http.Request, heights *api.H
 	if req.Block, err = parseBalanceBlock(q); err != nil {
 		return req, err
 	}
+	if err = s.checkBalanceBlock(r, heights, req.evmTarget, req.Block); err != nil {
+		return req, err
+	}
 	if req.Contract, err = api.ParseOptionalEVMAddress(q, paramContractAddress); err != nil {
 		return req, err
 	}

@@ -59,6 +59,9 @@ func (s *server) parseListErc20BalancesRequest(r *http.Request, heights *api.Hei
 	if req.Block, err = parseBalanceBlock(q); err != nil {
 		return req, err
 	}
+	if err = s.checkBalanceBlock(r, heights, req.evmTarget, req.Block); err != nil {
+		return req, err
+	}
 	if req.Contracts, err = parseContractAddresses(q); err != nil {
 		return req, err
 	}

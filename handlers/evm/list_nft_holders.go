@@ -38,6 +38,9 @@ func (s *server) parseListNftHoldersRequest(r *http.Request, heights *api.Height
 		return req, err
 	}
 	s.ReadsStream(heights, s.EVMChainStream(req.Chain))
+	if _, err := s.history(r.Context(), req.Chain, heights); err != nil {
+		return req, err
+	}
 	if req.Address, err = api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress)); err != nil {
 		return req, err
 	}
@@ -77,6 +80,13 @@ func (s *server) serveListNftHolders(w http.ResponseWriter, r *http.Request, hei
 	}
 	if contract.Kind != evmdata.Erc721 && contract.Kind != evmdata.Erc1155 {
 		return api.BadRequest("%s is an %s contract, not an NFT (ERC-721 or ERC-1155) contract", req.Address.Hex(), contract.Kind)
+	}
+	history, err := s.history(r.Context(), req.Chain, heights)
+	if err != nil {
+		return err
+	}
+	if err := collectionHistory(history, contract, "its holders and their counts"); err != nil {
+		return err
 	}
 	pinned := s.PinnedHeight(req.Page, s.EVMChainStream(req.Chain))
 	holders, collection, err := s.reader.Holders(r.Context(), req.Chain.Chain, req.Address, after, req.Page.Size+1, pinned)

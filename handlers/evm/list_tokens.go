@@ -36,6 +36,13 @@ func (s *server) parseListTokensRequest(r *http.Request, heights *api.Heights) (
 	if req.nftCollection, shapes, err = s.resolveNFTCollection(r, heights); err != nil {
 		return req, nil, err
 	}
+	history, err := s.history(r.Context(), req.Chain, heights)
+	if err != nil {
+		return req, nil, err
+	}
+	if err := collectionHistory(history, req.Contract, "its tokens, their owners and supplies"); err != nil {
+		return req, nil, err
+	}
 	req.Page, err = s.ParsePage(r.Context(), heights, r.URL.Query(), api.DataPaging(routeListTokens, false), req.filterValues()...)
 	return req, shapes, err
 }

@@ -34,6 +34,15 @@ func (s *server) parseEVMBlockListing(r *http.Request, heights *api.Heights, pag
 	if req.Blocks, err = api.ParseBlockRange(q); err != nil {
 		return req, err
 	}
+	// A range reaching below the chain's first indexed block would be
+	// answered short: refused instead (history.go).
+	history, err := s.history(r.Context(), req.Chain, heights)
+	if err != nil {
+		return req, err
+	}
+	if err = history.CheckBlockRange(req.Blocks); err != nil {
+		return req, err
+	}
 	req.Page, err = s.ParsePage(r.Context(), heights, q, paging,
 		append(append(req.filterValues(), api.FormatBound(req.Blocks.Start), api.FormatBound(req.Blocks.End)), filters...)...)
 	return req, err

@@ -216,7 +216,10 @@ type evmBlock struct {
 	GasCost                    string  `json:"gasCost"`
 	ParentHash                 string  `json:"parentHash"`
 	FeesSpent                  string  `json:"feesSpent"`
-	CumulativeTransactions     string  `json:"cumulativeTransactions"`
+	// CumulativeTransactions is omitted while the chain's index starts
+	// above genesis: it would count from the first indexed block, not
+	// the chain's total (history.go).
+	CumulativeTransactions string `json:"cumulativeTransactions,omitempty"`
 }
 
 // listEvmBlocksResponse is the OpenAPI's ListEvmBlocksResponse.

@@ -184,6 +184,9 @@ func (s *server) resolveEVMPath(r *http.Request, heights *api.Heights) (evmTarge
 	}
 	stream := s.EVMChainStream(chain)
 	s.ReadsStream(heights, stream)
+	if _, err := s.history(r.Context(), chain, heights); err != nil {
+		return evmTarget{}, err
+	}
 	address, err := api.ParseEVMAddress(api.ParamAddress, api.PathVar(r, api.ParamAddress))
 	return evmTarget{Chain: chain, Address: address, Stream: stream}, err
 }

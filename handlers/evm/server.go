@@ -84,6 +84,10 @@ type Reader interface {
 	// every ERC-1155 id it held by then (kind ErcUnknown: both).
 	NFTCandidates(ctx context.Context, chain netinfo.Chain, owner common.Address, contract *common.Address,
 		kind evmdata.ErcType, after *evmdata.NFTPos, limit int, pinned uint64) ([]evmdata.NFT, error)
+	// HistoryFrom is the first block of chain the index holds: 1 from
+	// genesis, higher on a node that state-synced or prunes (history.go).
+	// Asked per request: a back-fill lowers it as it goes.
+	HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error)
 }
 
 // StateReader reads current state from the node's EVM chains.

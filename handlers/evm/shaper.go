@@ -35,6 +35,9 @@ type shaper struct {
 	// each one; a page shows its address in every entry).
 	hexes map[common.Address]string
 	err   error
+	// historyFrom is the chain's first indexed block, read once per
+	// reply (partialHistory); 0 until read.
+	historyFrom uint64
 }
 
 // contractLookup is one cached Reader.Contract answer.
@@ -97,6 +100,12 @@ func (v *shaper) knownContract(addr common.Address) (evmdata.Contract, error) {
 	c, found := v.contract(addr)
 	if v.err != nil {
 		return c, v.err
+	}
+	if !found && v.partialHistory() {
+		if v.err != nil {
+			return c, v.err
+		}
+		return c, unknownContract(v.history(), addr)
 	}
 	if !found {
 		return c, api.NotFound("%s is not a contract known to the index of chain %d ('%s'): no deployment or token "+

@@ -12,7 +12,7 @@ import (
 // the block's transactions paid (gas used times effective gas price), and
 // baseFee "0" before EIP-1559.
 func (v *shaper) evmBlock(b *evmdata.BlockSummary) evmBlock {
-	return evmBlock{
+	out := evmBlock{
 		ChainID:                    v.evmChainID(),
 		BlockNumber:                api.FormatUint(b.Number),
 		BlockTimestamp:             b.Timestamp,
@@ -26,8 +26,13 @@ func (v *shaper) evmBlock(b *evmdata.BlockSummary) evmBlock {
 		GasCost:                    api.Decimal(b.BlockGasCost),
 		ParentHash:                 b.ParentHash.Hex(),
 		FeesSpent:                  api.Decimal(b.FeesSpent),
-		CumulativeTransactions:     api.FormatUint(b.CumulativeTxs),
 	}
+	// The index counts transactions from its first block: the chain's
+	// cumulative count only when that is genesis (history.go).
+	if !v.partialHistory() {
+		out.CumulativeTransactions = api.FormatUint(b.CumulativeTxs)
+	}
+	return out
 }
 
 // nativeTransactions shapes a list of transactions as NativeTransactions.

@@ -61,6 +61,9 @@ func (s *server) serveSupportedChains(w http.ResponseWriter, r *http.Request, he
 	}
 	for _, chain := range s.Network().EVMChains() {
 		if chain.EVMChainID != 0 {
+			if _, err := s.history(r.Context(), chain, heights); err != nil {
+				return err
+			}
 			resp.Chains = append(resp.Chains, s.chainInfo(chain))
 		}
 	}

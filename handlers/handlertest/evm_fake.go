@@ -26,6 +26,10 @@ type EVM struct {
 	Balances    map[common.Address]*big.Int
 	BlockList   map[netinfo.Chain][]evmdata.BlockSummary // ascending by number (evm_blocks_fake.go)
 
+	// HistoryStarts is each chain's first indexed block (absent: 1, from
+	// genesis); SetHistoryFrom sets it (evm_history_from_fake.go).
+	HistoryStarts map[netinfo.Chain]uint64
+
 	Err   error // returned by every call when set
 	Block bool  // every call waits for its context to end
 

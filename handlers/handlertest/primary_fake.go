@@ -18,6 +18,7 @@ import (
 // block times for HeightAtTime.
 type Primary struct {
 	Mu             sync.Mutex
+	CHistoryFrom   uint64                              // the C-chain's first indexed block, 0 or 1: genesis (primary_history_fake.go)
 	TxList         map[netinfo.Chain][]pdata.IndexedTx // ascending by position
 	blocks         map[netinfo.Chain][]pdata.IndexedBlock
 	times          map[netinfo.Chain]map[uint64]int64 // height -> block time

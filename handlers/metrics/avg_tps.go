@@ -71,10 +71,29 @@ func (s *server) serveAvgTPS(w http.ResponseWriter, r *http.Request, heights *ap
 	}
 	before := pg.Token.Position
 
-	// One extra bucket tells whether another page exists.
-	buckets, err := s.reader.TPSBuckets(r.Context(), chain, before, pg.Size+1)
+	// A chain indexed from above genesis (a state-synced EVM chain) has
+	// its oldest bucket counted only from its first indexed block: that
+	// day's average would be wrong, so the listing ends the day after it.
+	// One more bucket is read to tell whether the oldest one is on the
+	// page.
+	first, err := s.reader.HistoryFrom(r.Context(), chain)
+	if err != nil {
+		return fmt.Errorf("reading where the index of chain %s starts: %w", chain, err)
+	}
+	partial := first > 1
+	want := pg.Size + 1 // one extra bucket tells whether another page exists
+	if partial {
+		want++
+	}
+	buckets, err := s.reader.TPSBuckets(r.Context(), chain, before, want)
 	if err != nil {
 		return fmt.Errorf("reading TPS buckets of chain %s before %d: %w", chain, before, err)
+	}
+	if partial && len(buckets) < want && len(buckets) > 0 {
+		buckets = buckets[:len(buckets)-1] // the oldest, incomplete day
+	}
+	if partial {
+		heights.NoteHistory(stream, first)
 	}
 	buckets, hasMore := api.TrimPage(buckets, pg.Size)
 

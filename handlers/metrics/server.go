@@ -14,6 +14,9 @@ type Reader interface {
 	// TPSBuckets returns up to limit daily buckets of chain, newest first,
 	// starting strictly before `before` (Unix seconds; 0 means no bound).
 	TPSBuckets(ctx context.Context, chain netinfo.Chain, before int64, limit int) ([]store.TPSBucket, error)
+	// HistoryFrom is the first block of chain the index holds (1: from
+	// genesis); the day holding it is incomplete when it is above 1.
+	HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error)
 }
 
 // server serves the metrics service's operations.

@@ -60,6 +60,9 @@ func (s *server) serveGetBalancesByAddresses(w http.ResponseWriter, r *http.Requ
 	if err := s.refuseMissingDAG(r.Context(), req.Chain); err != nil {
 		return err
 	}
+	if err := s.checkCAtomicHistory(r.Context(), req.Chain, "its balances"); err != nil {
+		return err
+	}
 	at := s.Now().Unix()
 	if req.BlockTimestamp.Set {
 		at = req.BlockTimestamp.Value

@@ -59,6 +59,11 @@ func (s *server) chainTx(ctx context.Context, chain netinfo.Chain, id ids.ID) (p
 	if err != nil {
 		return pdata.IndexedTx{}, fmt.Errorf("reading tx %s: %w", id, err)
 	}
+	if !found && chain == netinfo.C {
+		if err := s.cTxBeforeHistory(ctx, id); err != nil {
+			return pdata.IndexedTx{}, err
+		}
+	}
 	if !found {
 		return pdata.IndexedTx{}, api.NotFound("transaction %s not found on the %s%s", id, chain.DataAPIAlias(),
 			s.notFoundHint(ctx, chain, hintDAG))

@@ -167,6 +167,9 @@ func (s *server) writeUTXOPage(w http.ResponseWriter, r *http.Request, req *getU
 	if err := s.refuseMissingDAG(ctx, req.Chain); err != nil {
 		return err
 	}
+	if err := s.checkCAtomicHistory(ctx, req.Chain, "its UTXOs"); err != nil {
+		return err
+	}
 	after, err := api.ResumeAfter(req.Page, decodeUTXOPos)
 	if err != nil {
 		return err

@@ -250,6 +250,9 @@ func inTimeRange(tr api.TimestampRange) func(*pdata.IndexedTx) bool {
 // blocks it covers: FromHeight inclusive, ToHeight exclusive, 0 for no
 // bound. empty reports a range no block falls in.
 func (s *server) heightRange(ctx context.Context, chain netinfo.Chain, tr api.TimestampRange) (from, to uint64, empty bool, err error) {
+	if err := s.checkCTimeRange(ctx, chain, tr); err != nil {
+		return 0, 0, false, err
+	}
 	if tr.Start.Set && tr.Start.Value > 0 {
 		// The first block at or after start follows the last one before it.
 		h, err := s.reader.HeightAtTime(ctx, chain, tr.Start.Value-1)

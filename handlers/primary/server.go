@@ -77,6 +77,10 @@ type Reader interface {
 	// ChainsWithActivity lists, per address, the chains among chains on
 	// which it has a tx or a UTXO.
 	ChainsWithActivity(ctx context.Context, addrs []ids.ShortID, chains []netinfo.Chain) ([][]netinfo.Chain, error)
+	// HistoryFrom is the first block of chain the index holds (1: from
+	// genesis); the C-chain's may be higher on a node that state-synced it
+	// (history.go).
+	HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error)
 }
 
 // StakingReader serves the staking endpoints from the index

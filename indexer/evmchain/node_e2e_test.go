@@ -101,6 +101,17 @@ func checkChain(t *testing.T, ctx context.Context, nodeURI string, chain localne
 	head, err := src.Head(ctx)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, head, to)
+	// A node with the chain's whole history serves every block from 1,
+	// with its receipts: Earliest says so (a state-synced node is
+	// tests/e2e/adopt's).
+	earliest, err := src.Earliest(ctx)
+	require.NoError(t, err)
+	require.Equal(t, uint64(1), earliest)
+	served, err := client.BlocksServed(ctx, 1, head)
+	require.NoError(t, err)
+	for i, s := range served {
+		require.True(t, s, "block %d", i+1)
+	}
 	above, err := src.Fetch(ctx, head+1, 10)
 	require.NoError(t, err)
 	require.Empty(t, above, "nothing above the last accepted block")

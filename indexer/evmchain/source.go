@@ -90,30 +90,13 @@ func (s *Source) Fetch(ctx context.Context, from uint64, limit int) ([]*evmdata.
 // Earliest returns the lowest height from which the node serves every
 // block, with its receipts, up to its head: 1 on a node with the chain's
 // whole history. What a node serves is a suffix of the chain (it state-
-// synced to a height, or prunes below one), so a binary search finds it.
+// synced to a height, or prunes below one), but for the receipt-less empty
+// blocks a state-synced node holds under its summary block:
+// nodeapi.EVMClient.EarliestServed searches, then checks above.
 func (s *Source) Earliest(ctx context.Context) (uint64, error) {
 	head, err := s.Head(ctx)
 	if err != nil {
 		return 0, err
 	}
-	if head <= 1 {
-		return 1, nil
-	}
-	lo, hi := uint64(1), head // hi is served: the node's last accepted block
-	if ok, err := s.client.BlockServed(ctx, lo); err != nil || ok {
-		return 1, err
-	}
-	for hi-lo > 1 { // lo is not served, hi is
-		mid := lo + (hi-lo)/2
-		ok, err := s.client.BlockServed(ctx, mid)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, nil
+	return s.client.EarliestServed(ctx, head)
 }

@@ -104,20 +104,28 @@ func (r *PrimaryReader) HeightAtTime(ctx context.Context, chain netinfo.Chain, t
 			return err
 		}
 		top := cursor.NextHeight - 1
+		// The index holds [first, top]: a C-chain indexed from above
+		// genesis answers first-1 when none of its blocks is at or
+		// before ts (history.go).
+		first := max(cursor.FirstHeight, 1)
+		if top < first {
+			height = top
+			return nil
+		}
 		var failed error
-		// The first height in [1, top] whose block is later than ts.
-		later := sort.Search(int(top), func(i int) bool {
+		// The first height in [first, top] whose block is later than ts.
+		later := sort.Search(int(top-first+1), func(i int) bool {
 			if failed != nil {
 				return true
 			}
-			t, err := blockTime(txn, chain, uint64(i)+1)
+			t, err := blockTime(txn, chain, first+uint64(i))
 			if err != nil {
 				failed = err
 				return true
 			}
 			return t > ts
 		})
-		height = uint64(later)
+		height = first + uint64(later) - 1
 		return failed
 	})
 	if err != nil {

@@ -69,16 +69,30 @@ func (r *Runner) Spec(ctx context.Context, p Plan) (Spec, error) {
 			return Spec{}, fmt.Errorf("reading the indexed height of %s: %w", ci.Chain, err)
 		}
 		height := max(cursor.NextHeight, 1) - 1
-		c := ChainRange{Stream: api.EVMChainStream(ci), From: 1, To: height}
+		// The chain's index may start above genesis (a state-synced
+		// node): an export without firstDate starts at its first block,
+		// and dates that may hold earlier blocks are refused
+		// (api/history.go). The cursor read here is this request's.
+		first := max(cursor.FirstHeight, 1)
+		history := api.NewHistory(ci, first)
+		c := ChainRange{Stream: api.EVMChainStream(ci), From: first, To: height}
 		if p.FirstDay != nil {
-			if c.From, err = r.store.FirstEVMBlockAtOrAfter(ctx, ci.Chain, unixSeconds(*p.FirstDay), 1, height); err != nil {
+			if c.From, err = r.store.FirstEVMBlockAtOrAfter(ctx, ci.Chain, unixSeconds(*p.FirstDay), first, height); err != nil {
 				return Spec{}, err
+			}
+			if history.Partial() && c.From == first {
+				return Spec{}, api.BadRequest("%s: firstDate %s may hold blocks before it; ask for a later firstDate, "+
+					"or give the node the chain's full history and set indexFrom", history.Starts(), p.FirstDay.Format(time.DateOnly))
 			}
 		}
 		if p.LastDay != nil {
-			next, err := r.store.FirstEVMBlockAtOrAfter(ctx, ci.Chain, unixSeconds(p.LastDay.Add(day)), 1, height)
+			next, err := r.store.FirstEVMBlockAtOrAfter(ctx, ci.Chain, unixSeconds(p.LastDay.Add(day)), first, height)
 			if err != nil {
 				return Spec{}, err
+			}
+			if history.Partial() && next == first {
+				return Spec{}, api.BadRequest("%s: lastDate %s ends before it; ask for a later lastDate, "+
+					"or give the node the chain's full history and set indexFrom", history.Starts(), p.LastDay.Format(time.DateOnly))
 			}
 			c.To = next - 1
 		}
