@@ -22,6 +22,10 @@ import (
 //	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time,
 //	                                                         first height held (history.go; absent: 1)
 //	0x02  chainreg | blockchainID(32)                        chain number (1 byte), see registry.go
+//	0x04  backfill | chain                                   a back-fill under way (backfill.go): phase, the height the
+//	                                                         running state counted from, next height to re-derive;
+//	                                                         absent: the running state counts from the cursor's first
+//	                                                         height
 //	0x10  ptx | txID(32)                                     primary tx record (rowcodec, primaryrows.go): chain, height,
 //	                                                         index, block ID, time, outcome, type, signed bytes,
 //	                                                         consumed / produced / unstaked UTXO IDs
@@ -182,6 +186,7 @@ const (
 	tagMeta     byte = 0x00
 	tagCursor   byte = 0x01
 	tagChainReg byte = 0x02
+	tagBackfill byte = 0x04
 	tagPTx      byte = 0x10
 	tagPAddr    byte = 0x11
 	tagPChainTx byte = 0x12
