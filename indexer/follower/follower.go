@@ -64,6 +64,17 @@ type Follower[B chaindata.Block] struct {
 	mu      sync.Mutex
 	status  Status
 	resumed chan struct{} // closed and replaced on Resume
+	// backfill is the chain's back-fill, whose progress the status shows
+	// (nil: none).
+	backfill interface{ Status() *BackfillStatus }
+}
+
+// SetBackfill makes the status show b's progress, and the first height it
+// has filled down to as HistoryFrom. Call it before Run.
+func (f *Follower[B]) SetBackfill(b interface{ Status() *BackfillStatus }) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.backfill = b
 }
 
 // New returns a follower of src's chain writing to sink.
@@ -94,6 +105,11 @@ func (f *Follower[B]) Status() Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.status
+	if f.backfill != nil {
+		if s.Backfill = f.backfill.Status(); s.Backfill != nil && s.Backfill.FirstHeight > 0 {
+			s.HistoryFrom = s.Backfill.FirstHeight
+		}
+	}
 	s.BlocksPerSecond = f.rate.perSecond(time.Now())
 	if s.BlocksPerSecond > 0 && s.Lag > 0 && !s.CaughtUp {
 		s.ETASeconds = int64(float64(s.Lag) / s.BlocksPerSecond)

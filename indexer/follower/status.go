@@ -37,4 +37,8 @@ type Status struct {
 	Paused    bool   `json:"paused"`
 	Running   bool   `json:"running"`
 	LastError string `json:"lastError,omitempty"`
+	// Backfill is the progress of the chain's back-fill toward the height
+	// indexFrom names (EVM chains indexed from a later block); absent when
+	// there is none.
+	Backfill *BackfillStatus `json:"backfill,omitempty"`
 }

@@ -242,12 +242,14 @@ func (w *EVMWriter) backfillPrefix(blocks []*evmdata.Block) (int, error) {
 
 // Rederive takes one step of the re-derive (one transaction, at most
 // blocks blocks, fewer when Badger's limits ask) and reports whether the
-// chain's running state is whole again (nothing is pending).
+// chain's running state is whole again (nothing is pending), and, while
+// not, the next height to re-derive (0 before the re-derive proper
+// starts).
 // Call it once the fill has reached its target; calling it while blocks
 // are still to be back-filled makes them, once written, start it over.
-func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (bool, error) {
+func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return false, err
+		return 0, false, err
 	}
 	s, chain := w.s, w.chain
 	defer s.chainLocks.lock(chain)()
@@ -255,32 +257,31 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (bool, error) {
 	defer txn.txn.Discard()
 	row, err := readBackfillRow(txn.txn, chain)
 	if err != nil || row == nil {
-		return row == nil, err
+		return 0, row == nil, err
 	}
 	cursor, err := readCursor(txn.txn, chain, StreamBlocks)
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
 	txn.cursor = cursor
-	done := false
 	switch row.Phase {
 	case backfillFilling:
 		row.Phase = backfillClearing
 	case backfillClearing:
 		cleared, err := clearRunningState(ctx, txn)
 		if err != nil {
-			return false, fmt.Errorf("clearing %s running state: %w", chain, err)
+			return 0, false, fmt.Errorf("clearing %s running state: %w", chain, err)
 		}
 		if cleared {
 			row.Phase, row.Next = backfillRederiving, cursor.FirstHeight
 		}
 	case backfillRederiving:
 		if row.Next, err = w.rederiveBlocks(txn, row.Next, cursor, max(blocks, 1)); err != nil {
-			return false, err
+			return 0, false, err
 		}
 		done = row.Next >= cursor.NextHeight
 	default:
-		return false, fmt.Errorf("%s back-fill row in phase %d", chain, row.Phase)
+		return 0, false, fmt.Errorf("%s back-fill row in phase %d", chain, row.Phase)
 	}
 	if done {
 		err = txn.delete(backfillKey(chain))
@@ -288,16 +289,16 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (bool, error) {
 		err = txn.set(backfillKey(chain), row.encode())
 	}
 	if err != nil {
-		return false, err
+		return 0, false, err
 	}
 	err = txn.txn.Commit()
 	if txn.contractsWritten {
 		s.contracts.invalidate(chain)
 	}
 	if err != nil {
-		return false, fmt.Errorf("committing a %s re-derive step: %w", chain, err)
+		return 0, false, fmt.Errorf("committing a %s re-derive step: %w", chain, err)
 	}
-	return done, nil
+	return row.Next, done, nil
 }
 
 // runningStateTags are the keyspaces of an EVM chain's running state that

@@ -149,7 +149,7 @@ func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
 	next := uint64(71)
 	for steps := 0; ; steps++ {
 		require.Less(t, steps, 100)
-		done, err := w.Rederive(ctx, 7)
+		_, done, err := w.Rederive(ctx, 7)
 		require.NoError(t, err)
 		if done {
 			break
