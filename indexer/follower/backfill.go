@@ -172,7 +172,12 @@ func (b *Backfill[B]) step(ctx context.Context, progress *progressLog) (time.Dur
 	if err := b.rederive(ctx, progress); err != nil {
 		return 0, err
 	}
-	wanted := backfillTarget(b.cfg.IndexFrom, 1)
+	// What indexFrom asks for: with "earliest-available", what the node
+	// serves; otherwise a height the node may not serve yet (waiting).
+	wanted := target
+	if b.cfg.IndexFrom.Height != 0 || b.cfg.IndexFrom.Genesis {
+		wanted = backfillTarget(b.cfg.IndexFrom, 1)
+	}
 	b.record(func(s *BackfillStatus) {
 		if s.State == "" && cursor.FirstHeight <= wanted {
 			return // nothing was ever to do: no status
