@@ -1,0 +1,213 @@
+//go:build e2e
+
+package adopt
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/scripts/localnet"
+	"github.com/avadata/avadata/tests/e2e/harness"
+)
+
+// backfillBlocks is how many blocks the back-fill test makes on the
+// subnet-evm chain before indexing it from a recent height.
+const (
+	backfillBlocks = 300
+	backfillRecent = 60 // the first index starts this many blocks below the head
+)
+
+// chainStatus is what the test reads of a chain's /v1/status entry.
+type chainStatus struct {
+	Chain         string `json:"chain"`
+	IndexedHeight uint64 `json:"indexedHeight"`
+	HistoryFrom   uint64 `json:"historyFrom"`
+	LastError     string `json:"lastError"`
+	Backfill      *struct {
+		Target      uint64 `json:"target"`
+		FirstHeight uint64 `json:"firstHeight"`
+		State       string `json:"state"`
+		LastError   string `json:"lastError"`
+	} `json:"backfill"`
+}
+
+func statusOf(t *testing.T, ctx context.Context, base, chain string) (chainStatus, bool) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/status", nil)
+	require.NoError(t, err)
+	resp, err := harness.HTTPClient.Do(req)
+	if err != nil {
+		return chainStatus{}, false // not up (yet, or any more)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Chains []chainStatus `json:"chains"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&body) != nil {
+		return chainStatus{}, false
+	}
+	for _, c := range body.Chains {
+		if c.Chain == chain {
+			return c, true
+		}
+	}
+	return chainStatus{}, false
+}
+
+// TestAdoptBackfillToGenesis indexes an EVM chain of an archive node (a
+// local node keeps every block) from a recent height, then asks for it from
+// genesis: the back-fill fills the index down to block 1 while EWOQ keeps
+// sending transfers, ERC-20, ERC-721 and ERC-1155 activity and the follower
+// keeps indexing them; it is killed with SIGKILL once in the middle of the
+// fill and resumes. The finished index serves exactly what an index built
+// from genesis serves (blocks with their cumulative tx counts, EWOQ's txs,
+// every transfer, the NFT tokens with their owners, holders and totals),
+// and what the node says (receipts, tx counts, ownerOf).
+func TestAdoptBackfillToGenesis(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	avalanchego, pluginDir, err := harness.Binaries()
+	require.NoError(t, err)
+	config := func(indexFrom any) map[string]any {
+		c := harness.ChainConfig()
+		// Small batches: the fill takes several commits, so the kill below
+		// can land inside it.
+		c["batchSize"], c["fetchers"] = 2, 2
+		if indexFrom != nil {
+			c["indexFrom"] = indexFrom
+		}
+		return c
+	}
+	cfg := localnet.Config{AvalancheGoPath: avalanchego, PluginDir: pluginDir, DataDir: filepath.Join(t.TempDir(), "node"),
+		ChainConfig: config(nil), ExtraFlags: harness.NodeFlags()}
+	began := time.Now()
+	net, err := localnet.Start(ctx, cfg)
+	require.NoError(t, err)
+	defer func() { _ = net.Stop(context.Background()) }()
+	chain := net.EVMChains()[1]
+	base := net.ChainURL()
+
+	a := newActivity(t, ctx, chain)
+	defer a.c.Close()
+	head := a.until(t, ctx, backfillBlocks)
+	t.Logf("%d blocks made in %s", head, time.Since(began).Round(time.Second))
+
+	// An index of the chain from a recent height only.
+	recent := head - backfillRecent
+	restartWith := func(indexFrom any, removeIndex bool) {
+		t.Helper()
+		require.NoError(t, net.Stop(ctx))
+		if removeIndex {
+			harness.RemoveIndex(t, net.DataDir())
+		}
+		cfg.ChainConfig = config(indexFrom)
+		net, err = localnet.Start(ctx, cfg)
+		require.NoError(t, err)
+	}
+	restartWith(map[string]any{chain.Name: recent}, true)
+	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: head})
+	s, ok := statusOf(t, ctx, base, chain.Name)
+	require.True(t, ok)
+	require.Equal(t, recent, s.HistoryFrom, "%+v", s)
+	require.Nil(t, s.Backfill, "indexFrom names the first height: nothing to back-fill")
+
+	// Now from genesis: the back-fill runs while new blocks keep arriving.
+	var sending sync.WaitGroup
+	stop := make(chan struct{})
+	sendErr := make(chan error, 1)
+	var rounds struct{ done, failed int } // written by the sender, read after it stops
+	sending.Add(1)
+	go func() {
+		defer sending.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := a.roundOnce(ctx); err != nil {
+				if ctx.Err() != nil {
+					sendErr <- err
+					return
+				}
+				rounds.failed++
+				a.recover(ctx, stop) // the node restarts or was killed
+				continue
+			}
+			rounds.done++
+		}
+	}()
+	stopSending := func() {
+		select {
+		case <-stop:
+		default:
+			close(stop)
+		}
+		sending.Wait()
+	}
+	defer stopSending()
+
+	fillStarted := time.Now()
+	restartWith(map[string]any{chain.Name: "genesis"}, false)
+	killed := false
+	var during []uint64 // node heights seen while the back-fill ran
+	for {
+		s, ok := statusOf(t, ctx, base, chain.Name)
+		if ok && s.Backfill != nil {
+			require.Empty(t, s.Backfill.LastError)
+			if !killed && s.Backfill.State == "filling" && s.Backfill.FirstHeight > 1 && s.Backfill.FirstHeight < recent {
+				// SIGKILL mid-fill (possibly inside a commit), then resume.
+				t.Logf("killing the node with the index filled down to %d", s.Backfill.FirstHeight)
+				require.NoError(t, net.Kill())
+				killed = true
+				require.NoError(t, net.Restart(ctx))
+				continue
+			}
+			if s.Backfill.State != "done" {
+				during = append(during, s.IndexedHeight)
+			}
+			if s.Backfill.State == "done" {
+				require.Equal(t, uint64(1), s.HistoryFrom)
+				require.Equal(t, uint64(1), s.Backfill.FirstHeight)
+				break
+			}
+		}
+		select {
+		case err := <-sendErr:
+			t.Fatal(err)
+		case <-ctx.Done():
+			t.Fatalf("the back-fill did not finish: %+v", s)
+		case <-time.After(3 * time.Millisecond):
+		}
+	}
+	t.Logf("back-fill of %d blocks done in %s (killed once: %v)", recent-1, time.Since(fillStarted).Round(time.Millisecond), killed)
+	require.True(t, killed, "the kill never landed in the middle of the fill")
+	require.NotEmpty(t, during)
+	stopSending()
+	t.Logf("rounds of txs sent during the back-fill: %d, %d of them cut by a restart", rounds.done, rounds.failed)
+	final, err := a.c.BlockNumber(ctx)
+	require.NoError(t, err)
+	require.Greater(t, final, head, "new blocks arrived meanwhile")
+	require.Greater(t, during[len(during)-1], during[0], "the follower indexed new blocks while the back-fill ran")
+	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: final})
+	backfilled := snapshot(t, ctx, base, chain, a)
+	checkAgainstNode(t, ctx, backfilled, a, final)
+
+	// The same chain indexed from genesis in one go.
+	rebuildStarted := time.Now()
+	restartWith(map[string]any{chain.Name: "genesis"}, true)
+	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: final})
+	t.Logf("from-genesis index of %d blocks in %s", final, time.Since(rebuildStarted).Round(time.Millisecond))
+	fromGenesis := snapshot(t, ctx, base, chain, a)
+	require.Equal(t, fromGenesis, backfilled)
+	s, ok = statusOf(t, ctx, base, chain.Name)
+	require.True(t, ok)
+	require.Nil(t, s.Backfill, "an index from genesis has nothing to back-fill")
+}
