@@ -207,7 +207,7 @@ func snapshot(t *testing.T, ctx context.Context, base string, chain localnet.EVM
 	waitTokensRead(t, ctx, chainURL+"/nfts/collections/"+a.multi.Hex()+"/tokens")
 	s := indexSnapshot{
 		Blocks:         harness.PageThrough(t, ctx, chainURL+"/blocks", "blocks", 100),
-		EWOQTxs:        harness.PageThrough(t, ctx, chainURL+"/addresses/"+a.c.Address().Hex()+"/transactions", "transactions", 100),
+		EWOQTxs:        withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/addresses/"+a.c.Address().Hex()+"/transactions", "transactions", 100)),
 		TokenTransfers: harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.token.Hex()+"/transfers", "transfers", 100),
 		NFTTransfers:   withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.nft.Hex()+"/transfers", "transfers", 100)),
 		MultiTransfers: withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.multi.Hex()+"/transfers", "transfers", 100)),
@@ -236,20 +236,31 @@ func snapshot(t *testing.T, ctx context.Context, base string, chain localnet.EVM
 }
 
 // checkAgainstNode checks a snapshot against the node: EWOQ's listed txs
-// are exactly those it sent, every block's cumulative tx count is the sum
-// of the node's tx counts up to it, and the ERC-721 holders are the
-// owners ownerOf names.
+// are exactly its txs on the chain (as many as its nonce says, each with
+// the node's receipt from EWOQ in the listed block), every block's
+// cumulative tx count is the sum of the node's tx counts up to it, and the
+// ERC-721 holders are the owners ownerOf names.
 func checkAgainstNode(t *testing.T, ctx context.Context, s indexSnapshot, a *activity, head uint64) {
 	t.Helper()
 	var listed []struct {
 		Native struct {
-			TxHash common.Hash `json:"txHash"`
+			TxHash      common.Hash `json:"txHash"`
+			BlockNumber string      `json:"blockNumber"`
 		} `json:"nativeTransaction"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(harness.MustJSON(s.EWOQTxs)), &listed))
-	require.Len(t, listed, len(a.hashes), "every tx EWOQ sent is listed, once")
+	var nonce hexutil.Uint64
+	require.NoError(t, a.c.RPC().CallContext(ctx, &nonce, "eth_getTransactionCount", a.c.Address(), hexutil.Uint64(head)))
+	require.Len(t, listed, int(nonce), "every tx EWOQ sent is listed, once")
+	seen := map[common.Hash]bool{}
 	for _, tx := range listed {
-		require.True(t, a.hashes[tx.Native.TxHash], "listed tx %s was not sent by EWOQ", tx.Native.TxHash)
+		require.False(t, seen[tx.Native.TxHash], "tx %s listed twice", tx.Native.TxHash)
+		seen[tx.Native.TxHash] = true
+		r, err := a.c.Receipt(ctx, tx.Native.TxHash)
+		require.NoError(t, err)
+		require.NotNil(t, r, "listed tx %s has no receipt", tx.Native.TxHash)
+		require.Equal(t, a.c.Address(), r.From)
+		require.Equal(t, fmt.Sprint(r.BlockNumber), tx.Native.BlockNumber)
 	}
 
 	var blocks []struct {

