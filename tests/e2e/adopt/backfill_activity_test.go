@@ -251,6 +251,23 @@ func checkAgainstNode(t *testing.T, ctx context.Context, s indexSnapshot, a *act
 	require.NoError(t, json.Unmarshal([]byte(harness.MustJSON(s.EWOQTxs)), &listed))
 	var nonce hexutil.Uint64
 	require.NoError(t, a.c.RPC().CallContext(ctx, &nonce, "eth_getTransactionCount", a.c.Address(), hexutil.Uint64(head)))
+	if len(listed) != int(nonce) {
+		var nonces []struct {
+			Native struct {
+				Nonce string `json:"nonce"`
+			} `json:"nativeTransaction"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(harness.MustJSON(s.EWOQTxs)), &nonces))
+		held := map[string]bool{}
+		for _, n := range nonces {
+			held[n.Native.Nonce] = true
+		}
+		for n := range uint64(nonce) {
+			if !held[fmt.Sprint(n)] {
+				t.Errorf("EWOQ's tx of nonce %d is not listed", n)
+			}
+		}
+	}
 	require.Len(t, listed, int(nonce), "every tx EWOQ sent is listed, once")
 	seen := map[common.Hash]bool{}
 	for _, tx := range listed {
