@@ -86,6 +86,9 @@ type Backfill[B chaindata.Block] struct {
 	rate *rateMeter
 	// recheck is how long a back-fill that cannot go further waits.
 	recheck time.Duration
+	// target is the last target found (0: none yet); the node is asked
+	// again only when the fill reaches it.
+	target uint64
 
 	mu     sync.Mutex
 	status BackfillStatus
@@ -153,11 +156,16 @@ func (b *Backfill[B]) step(ctx context.Context, progress *progressLog) (time.Dur
 	}
 	target := uint64(1)
 	if cursor.FirstHeight > 1 {
-		oldest, err := earliest(ctx, b.src)
-		if err != nil {
-			return 0, fmt.Errorf("finding the oldest %s block the node serves: %w", b.id.Name, err)
+		// Finding the node's oldest block is a binary search over its
+		// blocks: done again only once the fill reaches the last one found.
+		if b.target == 0 || cursor.FirstHeight <= b.target {
+			oldest, err := earliest(ctx, b.src)
+			if err != nil {
+				return 0, fmt.Errorf("finding the oldest %s block the node serves: %w", b.id.Name, err)
+			}
+			b.target = backfillTarget(b.cfg.IndexFrom, oldest)
 		}
-		target = backfillTarget(b.cfg.IndexFrom, oldest)
+		target = b.target
 	}
 	if cursor.FirstHeight > target {
 		b.record(func(s *BackfillStatus) {

@@ -319,7 +319,10 @@ func clearRunningState(ctx context.Context, txn *blockTxn) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		for _, k := range keys {
+		for i, k := range keys {
+			if i > 0 && txn.overHalf() {
+				return false, nil
+			}
 			if err := txn.delete(k); err != nil {
 				return false, err
 			}
