@@ -111,6 +111,33 @@ func (s *Store) BackfillPending(ctx context.Context, chain netinfo.Chain) (bool,
 	return pending, err
 }
 
+// RunningStateFrom is the first height from which chain's running state
+// counts: the block rows' cumulative tx counts count the txs from it on,
+// and NFT ownership, holder and collection counts follow the transfers
+// from it on. It is HistoryFrom, except while a back-fill is pending:
+// during its fill it is the height the index held from before (the
+// back-filled blocks are not counted yet), and ok is false while the
+// re-derive rebuilds that state (none of it can be trusted until it ends).
+func (s *Store) RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error) {
+	err = s.read(ctx, func(txn *badger.Txn) error {
+		row, err := readBackfillRow(txn, chain)
+		if err != nil {
+			return err
+		}
+		if row != nil {
+			from, ok = row.DerivedFrom, row.Phase == backfillFilling
+			return nil
+		}
+		c, err := readCursor(txn, chain, StreamBlocks)
+		from, ok = c.FirstHeight, true
+		return err
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("reading where %s's running state starts: %w", chain, err)
+	}
+	return from, ok, nil
+}
+
 // skipRunningState says whether the block being written must leave the
 // running state alone: it is written downward (a back-fill), or a
 // re-derive is under way that will reach it.
@@ -341,21 +368,54 @@ const clearBatch = 20000
 // next on, until the cursor or half the transaction's budget, and returns
 // the next height still to do.
 func (w *EVMWriter) rederiveBlocks(txn *blockTxn, next uint64, cursor Cursor, n int) (uint64, error) {
-	for end := next + uint64(n); next < cursor.NextHeight && next < end; {
-		if err := w.rederiveBlock(txn, next, cursor.FirstHeight); err != nil {
+	end := min(next+uint64(n), cursor.NextHeight)
+	// One scan for the step's NFT transfers: an iterator of a transaction
+	// holding writes costs as much as the writes to open.
+	transfers, err := w.nftTransfers(txn, next, end)
+	if err != nil {
+		return 0, fmt.Errorf("reading %s transfers of blocks %d..%d: %w", w.chain, next, end-1, err)
+	}
+	for ; next < end; next++ {
+		if err := w.rederiveBlock(txn, next, cursor.FirstHeight, transfers[next]); err != nil {
 			return 0, fmt.Errorf("re-deriving %s block %d: %w", w.chain, next, err)
 		}
-		next++
 		if txn.overHalf() {
-			break
+			return next + 1, nil
 		}
 	}
 	return next, nil
 }
 
+// nftTransfers reads the ERC-721 and ERC-1155 transfers of blocks [from,
+// to), by block, in log order.
+func (w *EVMWriter) nftTransfers(txn *blockTxn, from, to uint64) (map[uint64][]evmdata.TokenTransfer, error) {
+	prefix := newKey(tagEVMXfer, w.chain)
+	out := map[uint64][]evmdata.TokenTransfer{}
+	err := scanRange(context.Background(), txn.txn, prefix, prefix.u64(from), prefix.u64(to), false, func(item *badger.Item) (bool, error) {
+		key := item.Key()[len(prefix):]
+		if len(key) != 8+4+2 {
+			return false, fmt.Errorf("transfer key of %d bytes", len(item.Key()))
+		}
+		v, err := item.ValueCopy(nil)
+		if err != nil {
+			return false, err
+		}
+		it, err := decodeTransfer(binary.BigEndian.Uint32(key[8:]), binary.BigEndian.Uint16(key[12:]), v)
+		if err != nil {
+			return false, err
+		}
+		if it.Kind == evmdata.Erc721 || it.Kind == evmdata.Erc1155 {
+			h := binary.BigEndian.Uint64(key)
+			out[h] = append(out[h], it.TokenTransfer)
+		}
+		return true, nil
+	})
+	return out, err
+}
+
 // rederiveBlock writes block h's running state as the ordered writer does:
 // its cumulative tx count, and the NFT moves of its transfers in log order.
-func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64) error {
+func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []evmdata.TokenTransfer) error {
 	k := newKey(tagEVMBlock, w.chain).u64(h)
 	v, err := txn.get(k)
 	if err != nil {
@@ -384,29 +444,6 @@ func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64) error {
 		if err := txn.set(k, encodeEVMBlockRow(&row)); err != nil {
 			return err
 		}
-	}
-	prefix := newKey(tagEVMXfer, w.chain).u64(h)
-	var transfers []evmdata.TokenTransfer
-	err = scanRange(context.Background(), txn.txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
-		key := item.Key()[len(prefix):]
-		if len(key) != 6 {
-			return false, fmt.Errorf("transfer key of %d bytes", len(item.Key()))
-		}
-		v, err := item.ValueCopy(nil)
-		if err != nil {
-			return false, err
-		}
-		it, err := decodeTransfer(binary.BigEndian.Uint32(key), binary.BigEndian.Uint16(key[4:]), v)
-		if err != nil {
-			return false, err
-		}
-		if it.Kind == evmdata.Erc721 || it.Kind == evmdata.Erc1155 {
-			transfers = append(transfers, it.TokenTransfer)
-		}
-		return true, nil
-	})
-	if err != nil {
-		return err
 	}
 	for i := range transfers {
 		t := &transfers[i]

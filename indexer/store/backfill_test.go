@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ava-labs/avalanchego/utils/logging"
 	"github.com/ava-labs/libevm/common"
 	"github.com/dgraph-io/badger/v4"
 	"github.com/stretchr/testify/require"
@@ -139,6 +140,10 @@ func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
 	pending, err := s.BackfillPending(ctx, evmChain)
 	require.NoError(t, err)
 	require.True(t, pending)
+	runningFrom, ok, err := s.RunningStateFrom(ctx, evmChain)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, uint64(40), runningFrom, "the running state counts from where the index began")
 	require.NoError(t, w.Apply(ctx, at(61, 70), now))
 	require.NoError(t, w.Backfill(ctx, at(1, 11)))
 	from, err = s.HistoryFrom(ctx, evmChain)
@@ -154,6 +159,9 @@ func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
 		if done {
 			break
 		}
+		_, ok, err := s.RunningStateFrom(ctx, evmChain)
+		require.NoError(t, err)
+		require.False(t, ok, "nothing of the running state holds while it is re-derived")
 		if next <= 90 {
 			require.NoError(t, w.Apply(ctx, at(next, next), now))
 			next++
@@ -165,6 +173,10 @@ func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
 	pending, err = s.BackfillPending(ctx, evmChain)
 	require.NoError(t, err)
 	require.False(t, pending)
+	runningFrom, ok, err = s.RunningStateFrom(ctx, evmChain)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, uint64(1), runningFrom)
 
 	want, got := dumpAll(t, genesis), dumpAll(t, s)
 	if !equalDumps(t, want, got) {
@@ -192,4 +204,41 @@ func equalDumps(t *testing.T, want, got []string) bool {
 		shown++
 	}
 	return shown == 0 && len(want) == len(got)
+}
+
+// BenchmarkBackfill measures the back-fill's two phases on synthetic
+// blocks of mixed activity: writing 1,000 blocks below an index of 1,000
+// (in batches of 100), then re-deriving the running state of all 2,000.
+func BenchmarkBackfill(b *testing.B) {
+	ctx := context.Background()
+	now := time.Unix(1_700_100_000, 0)
+	chain := randomChain(7, 2000)
+	var fill, rederive time.Duration
+	for range b.N {
+		b.StopTimer()
+		s, err := Open(b.TempDir(), logging.NoLog{})
+		require.NoError(b, err)
+		w := s.EVMWriter(evmChain)
+		require.NoError(b, w.Start(ctx, 1001))
+		require.NoError(b, w.Apply(ctx, chain[1000:], now))
+		b.StartTimer()
+		started := time.Now()
+		for first := 1001; first > 1; first -= 100 {
+			require.NoError(b, w.Backfill(ctx, chain[first-101:first-1]))
+		}
+		fill += time.Since(started)
+		started = time.Now()
+		for {
+			_, done, err := w.Rederive(ctx, 800)
+			require.NoError(b, err)
+			if done {
+				break
+			}
+		}
+		rederive += time.Since(started)
+		b.StopTimer()
+		require.NoError(b, s.Close())
+	}
+	b.ReportMetric(float64(1000*b.N)/fill.Seconds(), "filled-blocks/s")
+	b.ReportMetric(float64(2000*b.N)/rederive.Seconds(), "rederived-blocks/s")
 }
