@@ -29,13 +29,13 @@ import (
 // changes hands), ERC-1155 mints to EWOQ then part transfers. Several
 // goroutines may not share it; one round at a time.
 type activity struct {
-	c       *evmtest.Client
-	token   common.Address // ERC-20
-	nft     common.Address // ERC-721
-	multi   common.Address // ERC-1155
-	round   int64
-	mu      sync.Mutex
-	hashes  map[common.Hash]bool // every tx EWOQ sent that the chain holds
+	c      *evmtest.Client
+	token  common.Address // ERC-20
+	nft    common.Address // ERC-721
+	multi  common.Address // ERC-1155
+	round  int64
+	mu     sync.Mutex
+	hashes map[common.Hash]bool // every tx EWOQ sent that the chain holds
 	// unsure are txs sent whose receipts were not seen (the node went
 	// down): once it is back, those it holds join hashes.
 	unsure  []common.Hash
