@@ -9,7 +9,6 @@ import (
 	"math/big"
 	"net/http"
 	"regexp"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,16 +28,11 @@ import (
 // changes hands), ERC-1155 mints to EWOQ then part transfers. Several
 // goroutines may not share it; one round at a time.
 type activity struct {
-	c      *evmtest.Client
-	token  common.Address // ERC-20
-	nft    common.Address // ERC-721
-	multi  common.Address // ERC-1155
-	round  int64
-	mu     sync.Mutex
-	hashes map[common.Hash]bool // every tx EWOQ sent that the chain holds
-	// unsure are txs sent whose receipts were not seen (the node went
-	// down): once it is back, those it holds join hashes.
-	unsure  []common.Hash
+	c       *evmtest.Client
+	token   common.Address // ERC-20
+	nft     common.Address // ERC-721
+	multi   common.Address // ERC-1155
+	round   int64
 	holders []common.Address
 }
 
@@ -46,20 +40,16 @@ func newActivity(t *testing.T, ctx context.Context, chain localnet.EVMChain) *ac
 	t.Helper()
 	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
 	require.NoError(t, err)
-	a := &activity{c: c, hashes: map[common.Hash]bool{}}
+	a := &activity{c: c}
 	for i := range 5 {
 		a.holders = append(a.holders, common.BigToAddress(big.NewInt(int64(500+i))))
 	}
-	var r *evmtest.Receipt
-	a.token, r, err = c.Deploy(ctx, contracts.TestERC20(), "Backfill", "BKF")
+	a.token, _, err = c.Deploy(ctx, contracts.TestERC20(), "Backfill", "BKF")
 	require.NoError(t, err)
-	a.hashes[r.TxHash] = true
-	a.nft, r, err = c.Deploy(ctx, contracts.TestERC721(), "BackfillNFT", "BNF")
+	a.nft, _, err = c.Deploy(ctx, contracts.TestERC721(), "BackfillNFT", "BNF")
 	require.NoError(t, err)
-	a.hashes[r.TxHash] = true
-	a.multi, r, err = c.Deploy(ctx, contracts.TestERC1155(), "https://avadata.invalid/erc1155/{id}.json")
+	a.multi, _, err = c.Deploy(ctx, contracts.TestERC1155(), "https://avadata.invalid/erc1155/{id}.json")
 	require.NoError(t, err)
-	a.hashes[r.TxHash] = true
 	return a
 }
 
@@ -113,25 +103,14 @@ func (a *activity) send(ctx context.Context, sends []func() (common.Hash, error)
 			return err
 		}
 		hashes = append(hashes, h)
-		a.mu.Lock()
-		a.unsure = append(a.unsure, h)
-		a.mu.Unlock()
 	}
-	if _, err := a.c.WaitReceipts(ctx, hashes...); err != nil {
-		return err
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, h := range a.unsure {
-		a.hashes[h] = true
-	}
-	a.unsure = nil
-	return nil
+	_, err := a.c.WaitReceipts(ctx, hashes...)
+	return err
 }
 
 // recover waits for the node to answer again after a round failed (it was
-// stopped or killed), keeps the unsure txs the chain holds, and takes the
-// nonce from the node (a killed node forgets its mempool).
+// stopped or killed) and takes the nonce from it (a stopped node forgets
+// its mempool).
 func (a *activity) recover(ctx context.Context, stop <-chan struct{}) {
 	for {
 		select {
@@ -140,25 +119,6 @@ func (a *activity) recover(ctx context.Context, stop <-chan struct{}) {
 		case <-ctx.Done():
 			return
 		case <-time.After(200 * time.Millisecond):
-		}
-		if _, err := a.c.BlockNumber(ctx); err != nil {
-			continue
-		}
-		a.mu.Lock()
-		unsure := a.unsure
-		a.unsure = nil
-		a.mu.Unlock()
-		for _, h := range unsure {
-			r, err := a.c.Receipt(ctx, h)
-			for err != nil && ctx.Err() == nil {
-				time.Sleep(200 * time.Millisecond)
-				r, err = a.c.Receipt(ctx, h)
-			}
-			if r != nil {
-				a.mu.Lock()
-				a.hashes[h] = true
-				a.mu.Unlock()
-			}
 		}
 		if a.c.Resync(ctx) == nil {
 			return
