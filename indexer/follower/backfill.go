@@ -214,6 +214,7 @@ func backfillTarget(from IndexFrom, oldest uint64) uint64 {
 // fill fetches up to one window of blocks below first (down to target)
 // with parallel fetchers, and writes them newest first.
 func (b *Backfill[B]) fill(ctx context.Context, first, target uint64) error {
+	fetchStarted := time.Now()
 	batch := uint64(b.cfg.BatchSize)
 	lo := max(target, first-min(first-target, batch*backfillWindowBatches))
 	var ranges []uint64 // range starts, each of at most batch blocks up to first-1
@@ -267,7 +268,25 @@ func (b *Backfill[B]) fill(ctx context.Context, first, target uint64) error {
 	b.record(func(s *BackfillStatus) { s.FirstHeight, s.LastError = lo, "" })
 	b.log.Debug("back-filled", zapChain(b.id.Name), zap.Uint64("from", lo), zap.Uint64("to", first-1),
 		zap.Duration("write", now.Sub(started)))
-	return nil
+	return b.pace(ctx, len(blocks), fetchStarted)
+}
+
+// pace waits, when the configured rate asks, until n blocks from since
+// have taken their share of time.
+func (b *Backfill[B]) pace(ctx context.Context, n int, since time.Time) error {
+	if b.cfg.BackfillRate <= 0 {
+		return nil
+	}
+	wait := time.Until(since.Add(time.Duration(float64(n) / b.cfg.BackfillRate * float64(time.Second))))
+	if wait <= 0 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(wait):
+		return nil
+	}
 }
 
 // fetchRange fetches one range, a panic in the source turned into an error.

@@ -33,6 +33,8 @@ type Config struct {
 	Fetchers int
 	// IndexFrom is where a fresh index of the chain begins.
 	IndexFrom IndexFrom
+	// BackfillRate bounds a back-fill's blocks per second (0: none).
+	BackfillRate float64
 }
 
 const (

@@ -77,9 +77,10 @@ func TestAdoptBackfillToGenesis(t *testing.T) {
 	avalanchego, pluginDir, err := harness.Binaries()
 	require.NoError(t, err)
 	config := harness.ChainConfig()
-	// Small batches: the fill takes many commits, so the kill below can
-	// land inside it.
-	config["batchSize"], config["fetchers"] = 1, 1
+	// Small batches and a bounded pace: the fill takes many commits and a
+	// few seconds, so the kill below lands inside it and the status shows
+	// the follower indexing new blocks while it runs.
+	config["batchSize"], config["fetchers"], config["backfillBlocksPerSecond"] = 1, 1, 60
 	cfg := localnet.Config{AvalancheGoPath: avalanchego, PluginDir: pluginDir, DataDir: filepath.Join(t.TempDir(), "node"),
 		ChainConfig: config, ExtraFlags: harness.NodeFlags()}
 	began := time.Now()
@@ -205,8 +206,13 @@ func TestAdoptBackfillToGenesis(t *testing.T) {
 	final, err := a.c.BlockNumber(ctx)
 	require.NoError(t, err)
 	require.Greater(t, final, head, "new blocks arrived meanwhile")
-	if n := len(unfinished); n > 0 {
-		t.Logf("while the back-fill ran the follower went from %d to %d", unfinished[0].IndexedHeight, unfinished[n-1].IndexedHeight)
+	require.NotEmpty(t, unfinished)
+	n := len(unfinished)
+	t.Logf("while the back-fill ran the follower went from %d to %d", unfinished[0].IndexedHeight, unfinished[n-1].IndexedHeight)
+	require.Greater(t, unfinished[n-1].IndexedHeight, unfinished[0].IndexedHeight,
+		"the follower indexed new blocks while the back-fill ran")
+	for _, s := range unfinished {
+		require.Equal(t, s.Backfill.FirstHeight, s.HistoryFrom, "historyFrom follows the fill")
 	}
 	harness.WaitIndexed(t, ctx, base, map[string]uint64{chain.Name: final})
 	backfilled := snapshot(t, ctx, base, chain, a)
