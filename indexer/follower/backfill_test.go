@@ -118,3 +118,20 @@ func TestBackfillFillsToGenesisWhileFollowing(t *testing.T) {
 		require.Equal(t, h, b.CumulativeTxs, "block %d counts every tx from genesis", h)
 	}
 }
+
+func TestBackfillTarget(t *testing.T) {
+	for _, c := range []struct {
+		from   IndexFrom
+		oldest uint64
+		want   uint64
+	}{
+		{IndexFrom{Genesis: true}, 1, 1},
+		{IndexFrom{Genesis: true}, 700, 700}, // as far as the node serves
+		{EarliestAvailable, 1, 1},
+		{EarliestAvailable, 700, 700},
+		{IndexFrom{Height: 300}, 1, 300},
+		{IndexFrom{Height: 300}, 700, 700},
+	} {
+		require.Equal(t, c.want, backfillTarget(c.from, c.oldest), "%s, oldest %d", c.from, c.oldest)
+	}
+}
