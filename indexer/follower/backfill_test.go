@@ -51,7 +51,8 @@ func (s *evmFake) Fetch(_ context.Context, from uint64, max int) ([]*evmdata.Blo
 		tx := evmdata.Tx{Hash: common.BigToHash(big.NewInt(int64(h))), From: common.HexToAddress("0xa11ce"), To: &to,
 			Status: 1, Value: big.NewInt(1), GasUsed: 21000, GasPrice: big.NewInt(25)}
 		out = append(out, &evmdata.Block{Number: h, Hash: common.BigToHash(big.NewInt(int64(1_000_000 + h))),
-			Timestamp: 1_700_000_000 + h, BaseFee: big.NewInt(25), Txs: []evmdata.Tx{tx}})
+			ParentHash: common.BigToHash(big.NewInt(int64(1_000_000 + h - 1))),
+			Timestamp:  1_700_000_000 + h, BaseFee: big.NewInt(25), Txs: []evmdata.Tx{tx}})
 	}
 	return out, nil
 }

@@ -46,6 +46,10 @@ import (
 // The C-chain's burn totals (0x62) are left out: they are known only from
 // genesis on (burns.go), and a chain indexed from later keeps them unknown.
 
+// ErrNotParent means a back-filled block is not the parent of the block
+// the index holds after it.
+var ErrNotParent = errors.New("the block is not the parent of the indexed block after it")
+
 // The back-fill phases.
 const (
 	backfillFilling    byte = 1 // blocks being written below FirstHeight
@@ -227,6 +231,14 @@ func (w *EVMWriter) backfillPrefix(blocks []*evmdata.Block) (int, error) {
 	// A fill that starts again (the node serves still older blocks) after a
 	// re-derive began makes the re-derive start over once it is done.
 	*row = backfillRow{Phase: backfillFilling, DerivedFrom: row.DerivedFrom}
+	held, ok, err := readEVMBlock(txn.txn, chain, cursor.FirstHeight)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, fmt.Errorf("back-filling %s: the first held block %d is not indexed", chain, cursor.FirstHeight)
+	}
+	childParent := held.ParentHash
 	n := 0
 	for i, b := range blocks {
 		if i > 0 && txn.overHalf() {
@@ -235,6 +247,13 @@ func (w *EVMWriter) backfillPrefix(blocks []*evmdata.Block) (int, error) {
 		if b.Number == 0 || b.Number != cursor.FirstHeight-1-uint64(i) {
 			return 0, fmt.Errorf("%s: back-fill block %d where %d was due: %w", chain, b.Number, cursor.FirstHeight-1-uint64(i), ErrNotContiguous)
 		}
+		if b.Hash != childParent {
+			// The node's history is not the one the index holds (its
+			// database was replaced, or it lost blocks it had accepted).
+			return 0, fmt.Errorf("%s: back-fill block %d has hash %s, but the block after it names parent %s: %w",
+				chain, b.Number, b.Hash, childParent, ErrNotParent)
+		}
+		childParent = b.ParentHash
 		txn.blockTs = b.Time()
 		if err := w.writeBlock(txn, b); err != nil {
 			return 0, overflowOr(fmt.Errorf("back-filling %s block %d: %w", chain, b.Number, err), i)

@@ -76,7 +76,11 @@ func randomChain(seed uint64, n int) []*evmdata.Block {
 			}
 			txs = append(txs, tx)
 		}
-		out = append(out, c.block(txs...))
+		b := c.block(txs...)
+		if len(out) > 0 {
+			b.ParentHash = out[len(out)-1].Hash
+		}
+		out = append(out, b)
 	}
 	return out
 }
@@ -131,6 +135,9 @@ func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
 	require.NoError(t, err)
 	require.Equal(t, uint64(30), from)
 	require.ErrorIs(t, w.Backfill(ctx, at(10, 20)), ErrNotContiguous, "a gap is refused")
+	other := *chain[28]
+	other.Hash = common.HexToHash("0xbad")
+	require.ErrorIs(t, w.Backfill(ctx, []*evmdata.Block{&other}), ErrNotParent, "a block of another history is refused")
 	require.NoError(t, w.Apply(ctx, at(56, 60), now))
 	descending := []*evmdata.Block{}
 	for i := 29; i >= 12; i-- {
