@@ -212,7 +212,14 @@ func (ix *Indexer) addEVM(ctx context.Context, id follower.Identity, ci netinfo.
 	}
 	src := evmchain.NewSource(evm, opts)
 	sink := follower.Sink[*evmdata.Block](st.EVMWriter(ci.Chain))
-	ix.runners = append(ix.runners, follower.New(id, follower.Source[*evmdata.Block](src), sink, fcfg, ix.log, metrics))
+	f := follower.New(id, follower.Source[*evmdata.Block](src), sink, fcfg, ix.log, metrics)
+	// The back-fill fills the index down toward indexFrom's height when it
+	// starts later and the node serves older blocks (follower/backfill.go).
+	backfill := follower.NewBackfill(id, follower.Source[*evmdata.Block](src),
+		follower.BackfillSink[*evmdata.Block](st.EVMWriter(ci.Chain)), fcfg, ix.log)
+	f.SetBackfill(backfill)
+	ix.runners = append(ix.runners, f)
+	ix.tasks = append(ix.tasks, task{name: "back-fill " + ci.Name, run: backfill.Run})
 	describer := evmmeta.New(ci.Chain, ci.Name, evm, st, ix.log, cfg.Follower.PollInterval, cfg.Fetch)
 	ix.tasks = append(ix.tasks, task{name: "describe contracts of " + ci.Name, run: describer.Run})
 	return nil

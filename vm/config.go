@@ -50,6 +50,11 @@ type Config struct {
 	PrimaryPollInterval Duration `json:"primaryPollInterval"`
 	// BatchSize is how many blocks a follower fetches and writes at once (1..1024).
 	BatchSize int `json:"batchSize"`
+	// BackfillBlocksPerSecond bounds the pace of an EVM chain's back-fill
+	// toward indexFrom's height (follower/backfill.go), so that filling
+	// years of history on an archive node leaves the node room for its own
+	// work; 0: as fast as the node serves.
+	BackfillBlocksPerSecond float64 `json:"backfillBlocksPerSecond"`
 	// MaxLagBlocks is the lag, in blocks, beyond which a follower that has
 	// caught up once is reported unhealthy. 0 disables the bound.
 	MaxLagBlocks uint64 `json:"maxLagBlocks"`
@@ -181,6 +186,9 @@ func (c Config) validate() error {
 	}
 	if c.PollInterval < 0 || c.PrimaryPollInterval < 0 || c.StuckAfter < 0 {
 		return errors.New("invalid avadata chain config: pollInterval, primaryPollInterval and stuckAfter must be positive")
+	}
+	if c.BackfillBlocksPerSecond < 0 {
+		return errors.New("invalid avadata chain config: backfillBlocksPerSecond must not be negative")
 	}
 	if err := c.IndexFrom.validate(); err != nil {
 		return fmt.Errorf("invalid avadata chain config: %w", err)

@@ -72,6 +72,8 @@ func (vm *VM) connectIndexer(ctx context.Context) (*indexer.Indexer, *nodeapi.Cl
 			PollInterval: time.Duration(vm.config.PollInterval),
 			BatchSize:    vm.config.BatchSize,
 			Fetchers:     vm.config.Fetchers,
+			// The back-fill's pace (follower/backfill.go).
+			BackfillRate: vm.config.BackfillBlocksPerSecond,
 		},
 		PrimaryPollInterval: time.Duration(vm.config.PrimaryPollInterval),
 		IndexFrom:           vm.config.IndexFrom.For,

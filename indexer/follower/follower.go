@@ -36,6 +36,8 @@ type Config struct {
 	// Unavailable, when set, says what the chain's index cannot hold on
 	// this node (Status.Unavailable).
 	Unavailable func() []string
+	// BackfillRate bounds a back-fill's blocks per second (0: none).
+	BackfillRate float64
 }
 
 const (
@@ -67,6 +69,17 @@ type Follower[B chaindata.Block] struct {
 	mu      sync.Mutex
 	status  Status
 	resumed chan struct{} // closed and replaced on Resume
+	// backfill is the chain's back-fill, whose progress the status shows
+	// (nil: none).
+	backfill interface{ Status() *BackfillStatus }
+}
+
+// SetBackfill makes the status show b's progress, and the first height it
+// has filled down to as HistoryFrom. Call it before Run.
+func (f *Follower[B]) SetBackfill(b interface{ Status() *BackfillStatus }) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.backfill = b
 }
 
 // New returns a follower of src's chain writing to sink.
@@ -97,6 +110,11 @@ func (f *Follower[B]) Status() Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := f.status
+	if f.backfill != nil {
+		if s.Backfill = f.backfill.Status(); s.Backfill != nil && s.Backfill.FirstHeight > 0 {
+			s.HistoryFrom = s.Backfill.FirstHeight
+		}
+	}
 	s.BlocksPerSecond = f.rate.perSecond(time.Now())
 	if f.cfg.Unavailable != nil {
 		s.Unavailable = f.cfg.Unavailable()

@@ -41,4 +41,8 @@ type Status struct {
 	// each with the node flag that would give it, e.g. the proposer
 	// details of P-chain blocks on a node without --index-enabled.
 	Unavailable []string `json:"unavailable,omitempty"`
+	// Backfill is the progress of the chain's back-fill toward the height
+	// indexFrom names (EVM chains indexed from a later block); absent when
+	// there is none.
+	Backfill *BackfillStatus `json:"backfill,omitempty"`
 }

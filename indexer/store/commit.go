@@ -196,6 +196,13 @@ type blockTxn struct {
 	prev       *blockRecord
 	prevHeight uint64
 	prevRead   bool
+	// downward says the transaction back-fills EVM blocks below the
+	// cursor's FirstHeight, newest first (backfill.go).
+	downward bool
+	// rederiving says a back-fill's re-derive is under way (valid once
+	// backfillRead): the follower's blocks leave the running state to it.
+	rederiving   bool
+	backfillRead bool
 }
 
 // previousBlock reads the stored record of the block before height, the

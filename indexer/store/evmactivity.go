@@ -82,7 +82,7 @@ func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmda
 		if err := txn.set(k, nil); err != nil {
 			return err
 		}
-		if err := txn.set(addrTokenPrefix(w.chain, a).addr(t.Token), []byte{byte(t.Kind)}); err != nil {
+		if err := setNewest(txn, addrTokenPrefix(w.chain, a).addr(t.Token), []byte{byte(t.Kind)}); err != nil {
 			return err
 		}
 	}

@@ -50,7 +50,8 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 	if err := txn.set(blockHashKey(w.chain, b.Hash), key{}.u64(b.Number)); err != nil {
 		return err
 	}
-	for i := range b.Txs {
+	for j := range b.Txs {
+		i := inOrder(txn, j, len(b.Txs))
 		if err := w.writeTx(txn, b.Number, &b.Txs[i]); err != nil {
 			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
 		}
@@ -59,6 +60,9 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 	net := w.s.network()
 	if err := writeAtomicTxs(txn, net, w.chain, b); err != nil {
 		return err
+	}
+	if txn.downward {
+		return nil // burns are known from genesis on only (backfill.go)
 	}
 	if err := loadBurns(txn, net, b.Number); err != nil {
 		return err
@@ -89,7 +93,8 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 	if err := w.writeNativeActivity(txn, height, tx); err != nil {
 		return err
 	}
-	for i := range tx.Transfers {
+	for j := range tx.Transfers {
+		i := inOrder(txn, j, len(tx.Transfers))
 		if err := w.writeTransfer(txn, height, tx, &tx.Transfers[i]); err != nil {
 			return err
 		}
@@ -123,6 +128,9 @@ func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, 
 	if err := w.noteContract(txn, t.Token, t.Kind); err != nil {
 		return err
 	}
+	if skip, err := txn.skipRunningState(); err != nil || skip {
+		return err // a back-fill's re-derive writes the NFT moves (backfill.go)
+	}
 	switch t.Kind {
 	case evmdata.Erc721:
 		return w.move721(txn, height, t)
@@ -134,14 +142,15 @@ func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, 
 }
 
 func (w *EVMWriter) writeCreations(txn *blockTxn, height uint64, tx *evmdata.Tx) error {
-	for _, c := range tx.Creations {
+	for j := range tx.Creations {
+		c := tx.Creations[inOrder(txn, j, len(tx.Creations))]
 		d := evmdata.Deployment{
 			ContractCreation: c,
 			TxHash:           tx.Hash,
 			TxPos:            evmdata.TxPos{Block: height, Index: tx.Index},
 			Factory:          c.DeployerContract != (common.Address{}),
 		}
-		if err := txn.set(newKey(tagDeploy, w.chain).addr(c.Address), encodeDeployment(&d)); err != nil {
+		if err := setNewest(txn, newKey(tagDeploy, w.chain).addr(c.Address), encodeDeployment(&d)); err != nil {
 			return err
 		}
 		if err := w.writeDeployerRows(txn, height, tx.Index, &c); err != nil {
@@ -168,7 +177,10 @@ func (w *EVMWriter) noteContract(txn *blockTxn, addr common.Address, kind evmdat
 		if c, err = decodeContract(addr, v); err != nil {
 			return err
 		}
-		if c.Kind != evmdata.ErcUnknown || kind == evmdata.ErcUnknown {
+		if kind == evmdata.ErcUnknown || c.Kind == kind || (c.Kind != evmdata.ErcUnknown && !txn.downward) {
+			// The first transfer that reveals the standard says it; a
+			// back-fill writes newest first, so its last write is the
+			// oldest (backfill.go).
 			return nil
 		}
 	}
@@ -211,4 +223,26 @@ func involvedAddresses(tx *evmdata.Tx) []common.Address {
 		add(t.To)
 	}
 	return out
+}
+
+// inOrder is the j-th of n items (txs, transfers, creations of a block) in
+// the order txn writes them: the block's order, reversed when it
+// back-fills newest first (backfill.go).
+func inOrder(txn *blockTxn, j, n int) int {
+	if txn.downward {
+		return n - 1 - j
+	}
+	return j
+}
+
+// setNewest writes a row that holds what the newest block says (a
+// from-genesis build overwrites it block after block): a back-fill, which
+// writes older blocks than those held, writes it only where absent.
+func setNewest(txn *blockTxn, k, v []byte) error {
+	if txn.downward {
+		if held, err := txn.has(k); err != nil || held {
+			return err
+		}
+	}
+	return txn.set(k, v)
 }

@@ -25,6 +25,10 @@ import (
 //	0x03  bsrc | chain                                       where the P/X index read its blocks (blocksource.go):
 //	                                                         source(1) (1: the VM's getBlockByHeight) | flags(1)
 //	                                                         (bit 0: a DAG era it misses); absent: the index API
+//	0x04  backfill | chain                                   a back-fill under way (backfill.go): phase, the height the
+//	                                                         running state counted from, next height to re-derive;
+//	                                                         absent: the running state counts from the cursor's first
+//	                                                         height
 //	0x10  ptx | txID(32)                                     primary tx record (rowcodec, primaryrows.go): chain, height,
 //	                                                         index, block ID, time, outcome, type, signed bytes,
 //	                                                         consumed / produced / unstaked UTXO IDs
@@ -186,6 +190,7 @@ const (
 	tagCursor   byte = 0x01
 	tagChainReg byte = 0x02
 	tagBlockSrc byte = 0x03
+	tagBackfill byte = 0x04
 	tagPTx      byte = 0x10
 	tagPAddr    byte = 0x11
 	tagPChainTx byte = 0x12
