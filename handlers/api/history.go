@@ -41,6 +41,12 @@ type History struct {
 	// From is the first block the index holds: 1 when it holds the chain
 	// from genesis (block 0 holds no transactions and is never indexed).
 	From uint64
+	// DerivedFrom is where the running state (cumulative tx counts, NFT
+	// holdings and counts) counts from: From, except while a back-fill
+	// fills below it; Rederiving says the back-fill is rebuilding that
+	// state, which then cannot be shown at all.
+	DerivedFrom uint64
+	Rederiving  bool
 }
 
 // NewHistory is the history of an EVM chain whose first indexed block is
@@ -50,8 +56,19 @@ func NewHistory(ci netinfo.ChainInfo, from uint64) History {
 	if ci.Chain != netinfo.C {
 		label = fmt.Sprintf("chain %d ('%s')", ci.EVMChainID, ChainLabel(ci))
 	}
-	return History{Chain: label, From: max(from, 1)}
+	return History{Chain: label, From: max(from, 1), DerivedFrom: max(from, 1)}
 }
+
+// WithRunningState sets where the running state counts from, as the
+// store's RunningStateFrom says.
+func (h History) WithRunningState(from uint64, ok bool) History {
+	h.DerivedFrom, h.Rederiving = max(from, h.From), !ok
+	return h
+}
+
+// CountsFromGenesis reports whether the running state counts the whole
+// chain: cumulative counts and NFT holdings are the chain's.
+func (h History) CountsFromGenesis() bool { return h.DerivedFrom <= 1 && !h.Rederiving }
 
 // Partial reports an index that does not start at genesis.
 func (h History) Partial() bool { return h.From > 1 }

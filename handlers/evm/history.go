@@ -50,7 +50,11 @@ func (s *server) history(ctx context.Context, ci netinfo.ChainInfo, heights *api
 	if err != nil {
 		return api.History{}, fmt.Errorf("reading where the index of chain %d starts: %w", ci.EVMChainID, err)
 	}
-	h := api.NewHistory(ci, from)
+	derived, ok, err := s.reader.RunningStateFrom(ctx, ci.Chain)
+	if err != nil {
+		return api.History{}, fmt.Errorf("reading where the running state of chain %d counts from: %w", ci.EVMChainID, err)
+	}
+	h := api.NewHistory(ci, from).WithRunningState(derived, ok)
 	heights.NoteHistory(s.EVMChainStream(ci), h.From)
 	return h, nil
 }
@@ -60,15 +64,29 @@ func (s *server) history(ctx context.Context, ci netinfo.ChainInfo, heights *api
 // deployed before the first indexed block, or its deployment is unknown.
 // what names the answer ("the holders").
 func collectionHistory(h api.History, c evmdata.Contract, what string) error {
-	if !h.Partial() {
+	if h.CountsFromGenesis() {
 		return nil
 	}
-	if d := c.Deployment; d != nil && d.TxPos.Block >= h.From {
+	if what == "" {
+		what = "its tokens' owners and supplies"
+	}
+	if h.Rederiving {
+		return api.NewError(http.StatusServiceUnavailable, "%s: a back-fill of older blocks is re-deriving NFT holdings "+
+			"and counts, so %s of %s are not known until it ends (GET /v1/status shows its progress); try again then",
+			h.Starts(), what, c.Address.Hex())
+	}
+	if d := c.Deployment; d != nil && d.TxPos.Block >= h.DerivedFrom {
 		return nil
 	}
 	deployed := fmt.Sprintf("contract %s's deployment is not indexed", c.Address.Hex())
 	if d := c.Deployment; d != nil {
 		deployed = fmt.Sprintf("contract %s was deployed at block %d, before it", c.Address.Hex(), d.TxPos.Block)
+	}
+	if h.DerivedFrom > h.From {
+		// A back-fill is filling blocks below where holdings count from.
+		return api.NewError(http.StatusServiceUnavailable, "%s, but NFT holdings count from block %d until the "+
+			"back-fill filling the blocks before it ends: %s of %s are not known until then (GET /v1/status shows its "+
+			"progress)", h.Starts(), h.DerivedFrom, what, c.Address.Hex())
 	}
 	return h.Unknown(http.StatusNotFound, fmt.Sprintf("%s, so %s (derived from all its transfers)", deployed, what))
 }
@@ -95,6 +113,23 @@ func (v *shaper) partialHistory() bool {
 	return v.historyFrom > 1
 }
 
+// countsFromGenesis reports whether the chain's cumulative counts are the
+// chain's: its history is whole and no back-fill is still counting it.
+func (v *shaper) countsFromGenesis() bool {
+	if v.partialHistory() {
+		return false
+	}
+	if !v.runningStateRead {
+		from, ok, err := v.s.reader.RunningStateFrom(v.ctx, v.chain.Chain)
+		if err != nil {
+			v.fail(fmt.Errorf("reading where the running state of chain %d counts from: %w", v.chain.EVMChainID, err))
+			return false
+		}
+		v.runningStateRead, v.runningWhole = true, ok && from <= 1
+	}
+	return v.runningWhole
+}
+
 // history is the shaped chain's history (after partialHistory read it).
 func (v *shaper) history() api.History {
 	return api.NewHistory(v.chain, v.historyFrom)
@@ -113,4 +148,16 @@ func (s *server) checkBalanceBlock(r *http.Request, heights *api.Heights, t evmT
 		return err
 	}
 	return history.CheckBlockParam(paramBlockNumber, block.Asked.Value)
+}
+
+// checkHoldings refuses (503) an NFT holdings listing while a back-fill
+// re-derives the holdings: until it ends they are partly rebuilt.
+func (s *server) checkHoldings(ctx context.Context, t evmTarget, heights *api.Heights) error {
+	h, err := s.history(ctx, t.Chain, heights)
+	if err != nil || !h.Rederiving {
+		return err
+	}
+	return api.NewError(http.StatusServiceUnavailable, "%s: a back-fill of older blocks is re-deriving NFT holdings, "+
+		"so the NFTs %s holds are not known until it ends (GET /v1/status shows its progress); try again then",
+		h.Starts(), t.Address.Hex())
 }

@@ -144,3 +144,32 @@ func TestPartialHistoryBalancesBeforeTheFirstBlock(t *testing.T) {
 		handlertest.RequireDataError(t, srv.Get(t, path), http.StatusBadRequest, starts, "blockNumber", "is before it")
 	}
 }
+
+// A back-fill that reached genesis but is still counting: while it fills
+// below where the running state counts from, and while it re-derives it,
+// nothing counted from the whole chain is shown.
+func TestBackfillRunningStateHidesCounts(t *testing.T) {
+	backend := handlertest.WithFixtures(t, handlertest.NewFakes())
+	addFixtureBlocks(backend, netinfo.C, 1, handlertest.FixtureHeight)
+	srv := newTestAPI(t, newTestConfig(), backend)
+	kitties := handlertest.Kitties.Hex()
+	holders := "/metrics/v2/chains/43112/contracts/" + kitties + "/nfts:listHolders"
+	erc721 := cPath + "/addresses/" + handlertest.EVMAddr + "/balances:listErc721"
+
+	require.Contains(t, srv.GetBody(t, cPath+"/blocks/12"), "cumulativeTransactions", "no back-fill: the chain's count")
+
+	backend.EVM.SetRunningState(netinfo.C, 10, true) // filling below block 10
+	require.NotContains(t, srv.GetBody(t, cPath+"/blocks/12"), "cumulativeTransactions")
+	handlertest.RequireMetricsError(t, srv.Get(t, holders), http.StatusServiceUnavailable,
+		"NFT holdings count from block 10 until the back-fill")
+	require.Equal(t, http.StatusOK, srv.Get(t, erc721).Code, "holdings as of before the fill stay readable")
+
+	backend.EVM.SetRunningState(netinfo.C, 10, false) // re-deriving
+	require.NotContains(t, srv.GetBody(t, cPath+"/blocks/12"), "cumulativeTransactions")
+	handlertest.RequireMetricsError(t, srv.Get(t, holders), http.StatusServiceUnavailable, "re-deriving NFT holdings")
+	handlertest.RequireDataError(t, srv.Get(t, erc721), http.StatusServiceUnavailable, "re-deriving NFT holdings")
+
+	backend.EVM.SetRunningState(netinfo.C, 1, true) // done
+	require.Contains(t, srv.GetBody(t, cPath+"/blocks/12"), "cumulativeTransactions")
+	require.Equal(t, http.StatusOK, srv.Get(t, holders).Code)
+}

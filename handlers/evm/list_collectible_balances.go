@@ -32,6 +32,9 @@ func (s *server) serveListCollectibleBalances(w http.ResponseWriter, r *http.Req
 	if err != nil {
 		return err
 	}
+	if err := s.checkHoldings(r.Context(), req.evmTarget, heights); err != nil {
+		return err
+	}
 	after, err := api.ResumeAfter(req.Page, decodeNFTPos)
 	if err != nil {
 		return err

@@ -81,6 +81,9 @@ func (s *server) serveListErc721Balances(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
+	if err := s.checkHoldings(r.Context(), req.evmTarget, heights); err != nil {
+		return err
+	}
 	after, err := api.ResumeAfter(req.Page, decodeNFTPos)
 	if err != nil {
 		return err

@@ -88,6 +88,11 @@ type Reader interface {
 	// genesis, higher on a node that state-synced or prunes (history.go).
 	// Asked per request: a back-fill lowers it as it goes.
 	HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error)
+	// RunningStateFrom is where the chain's running state (cumulative tx
+	// counts, NFT holdings, holder and collection counts) counts from: it
+	// lags HistoryFrom while a back-fill fills, and ok is false while the
+	// back-fill re-derives it.
+	RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error)
 }
 
 // StateReader reads current state from the node's EVM chains.

@@ -38,6 +38,8 @@ type shaper struct {
 	// historyFrom is the chain's first indexed block, read once per
 	// reply (partialHistory); 0 until read.
 	historyFrom uint64
+	// runningStateRead says runningWhole holds countsFromGenesis's answer.
+	runningStateRead, runningWhole bool
 }
 
 // contractLookup is one cached Reader.Contract answer.

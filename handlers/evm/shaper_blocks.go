@@ -28,8 +28,9 @@ func (v *shaper) evmBlock(b *evmdata.BlockSummary) evmBlock {
 		FeesSpent:                  api.Decimal(b.FeesSpent),
 	}
 	// The index counts transactions from its first block: the chain's
-	// cumulative count only when that is genesis (history.go).
-	if !v.partialHistory() {
+	// cumulative count only when that is genesis and no back-fill is
+	// still counting the blocks it added (history.go).
+	if v.countsFromGenesis() {
 		out.CumulativeTransactions = api.FormatUint(b.CumulativeTxs)
 	}
 	return out

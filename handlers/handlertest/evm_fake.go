@@ -29,6 +29,10 @@ type EVM struct {
 	// HistoryStarts is each chain's first indexed block (absent: 1, from
 	// genesis); SetHistoryFrom sets it (evm_history_from_fake.go).
 	HistoryStarts map[netinfo.Chain]uint64
+	// RunningStates is each chain's back-fill state, when a test set one
+	// (SetRunningState; absent: the running state counts from
+	// HistoryStarts).
+	RunningStates map[netinfo.Chain]RunningState
 
 	Err   error // returned by every call when set
 	Block bool  // every call waits for its context to end

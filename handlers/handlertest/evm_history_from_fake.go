@@ -18,6 +18,36 @@ func (f *EVM) HistoryFrom(_ context.Context, chain netinfo.Chain) (uint64, error
 	return 1, nil
 }
 
+// RunningStateFrom is the store's: the chain's history start, unless a
+// test set a back-fill's state (SetRunningState).
+func (f *EVM) RunningStateFrom(ctx context.Context, chain netinfo.Chain) (uint64, bool, error) {
+	f.mu.Lock()
+	rs, set := f.RunningStates[chain]
+	f.mu.Unlock()
+	if set {
+		return rs.From, rs.OK, nil
+	}
+	from, err := f.HistoryFrom(ctx, chain)
+	return from, true, err
+}
+
+// RunningState is what SetRunningState makes RunningStateFrom answer.
+type RunningState struct {
+	From uint64
+	OK   bool
+}
+
+// SetRunningState makes chain's running state count from from (ok false:
+// being re-derived), as during a back-fill.
+func (f *EVM) SetRunningState(chain netinfo.Chain, from uint64, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.RunningStates == nil {
+		f.RunningStates = map[netinfo.Chain]RunningState{}
+	}
+	f.RunningStates[chain] = RunningState{From: from, OK: ok}
+}
+
 // SetHistoryFrom makes chain's index start at block first, as on a node
 // that state-synced it.
 func (f *EVM) SetHistoryFrom(chain netinfo.Chain, first uint64) {

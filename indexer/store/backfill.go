@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -123,6 +124,11 @@ func (s *Store) BackfillPending(ctx context.Context, chain netinfo.Chain) (bool,
 // back-filled blocks are not counted yet), and ok is false while the
 // re-derive rebuilds that state (none of it can be trusted until it ends).
 func (s *Store) RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error) {
+	if rs := s.running.get(chain); rs != nil {
+		return rs.from, rs.ok, nil
+	}
+	gen := s.running.generation(chain)
+	fresh := false
 	err = s.read(ctx, func(txn *badger.Txn) error {
 		row, err := readBackfillRow(txn, chain)
 		if err != nil {
@@ -133,13 +139,48 @@ func (s *Store) RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from
 			return nil
 		}
 		c, err := readCursor(txn, chain, StreamBlocks)
-		from, ok = c.FirstHeight, true
+		from, ok, fresh = c.FirstHeight, true, c.Fresh
 		return err
 	})
 	if err != nil {
 		return 0, false, fmt.Errorf("reading where %s's running state starts: %w", chain, err)
 	}
+	if !fresh { // a fresh chain may still start above genesis
+		s.running.keep(chain, gen, runningState{from: from, ok: ok})
+	}
 	return from, ok, nil
+}
+
+// runningStates caches RunningStateFrom per chain: every EVM reply that
+// shows a cumulative count or NFT holdings asks it. A writer that changes
+// it (a back-fill or re-derive commit, a stream's start) calls set after
+// its commit; a reader keeps what it read only if no writer committed
+// meanwhile (the generation moved on), so a stale answer is never kept.
+type runningStates struct {
+	states [256]atomic.Pointer[runningState] // by netinfo.Chain; nil: unknown
+	gens   [256]atomic.Uint64
+}
+
+type runningState struct {
+	from uint64
+	ok   bool
+}
+
+func (r *runningStates) get(chain netinfo.Chain) *runningState { return r.states[chain].Load() }
+
+func (r *runningStates) generation(chain netinfo.Chain) uint64 { return r.gens[chain].Load() }
+
+func (r *runningStates) keep(chain netinfo.Chain, gen uint64, rs runningState) {
+	if r.gens[chain].Load() == gen {
+		r.states[chain].CompareAndSwap(nil, &rs)
+	}
+}
+
+// set records what a writer's commit made the running state (nil:
+// unknown, read again).
+func (r *runningStates) set(chain netinfo.Chain, rs *runningState) {
+	r.gens[chain].Add(1)
+	r.states[chain].Store(rs)
 }
 
 // skipRunningState says whether the block being written must leave the
@@ -280,9 +321,11 @@ func (w *EVMWriter) backfillPrefix(blocks []*evmdata.Block) (int, error) {
 		s.contracts.invalidate(chain)
 	}
 	if err != nil {
+		s.running.set(chain, nil) // a failed commit may still have been applied
 		return 0, fmt.Errorf("committing back-filled %s blocks %d..%d: %w", chain, first, blocks[0].Number, err)
 	}
 	s.noteHistoryFrom(chain, first)
+	s.running.set(chain, &runningState{from: row.DerivedFrom, ok: row.Phase == backfillFilling})
 	return n, nil
 }
 
@@ -342,7 +385,13 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 		s.contracts.invalidate(chain)
 	}
 	if err != nil {
+		s.running.set(chain, nil) // a failed commit may still have been applied
 		return 0, false, fmt.Errorf("committing a %s re-derive step: %w", chain, err)
+	}
+	if done {
+		s.running.set(chain, &runningState{from: cursor.FirstHeight, ok: true})
+	} else {
+		s.running.set(chain, &runningState{from: row.DerivedFrom, ok: row.Phase == backfillFilling})
 	}
 	return row.Next, done, nil
 }

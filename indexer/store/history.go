@@ -64,6 +64,7 @@ func (s *Store) StartStream(ctx context.Context, chain netinfo.Chain, stream Str
 	}
 	if stream == StreamBlocks {
 		s.historyFrom[chain].Store(first)
+		s.running.set(chain, nil)
 	}
 	return nil
 }

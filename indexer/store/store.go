@@ -35,6 +35,8 @@ type Store struct {
 	// historyFrom caches each chain's first indexed height (history.go);
 	// 0 until read.
 	historyFrom [256]atomic.Uint64
+	// running caches each chain's RunningStateFrom (backfill.go).
+	running runningStates
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.
