@@ -120,6 +120,12 @@ func (h History) CheckTimeParam(name string, value, firstTime int64) error {
 		"or give the node the chain's full history and set indexFrom", h.Starts(), name, value, h.From, firstTime, firstTime)
 }
 
+// BlockBefore is the 404 of block number n when it lies before the first
+// indexed block (the caller checked).
+func (h History) BlockBefore(n uint64) error {
+	return NotFound("%s: block %d is before it; %s", h.Starts(), n, h.remedy())
+}
+
 // Before is the 404 of a resource that may lie before the first indexed
 // block: what describes it ("transaction 0xab… is not in the index").
 func (h History) Before(what string) error {
