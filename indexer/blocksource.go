@@ -193,12 +193,7 @@ func (c *chosenBlocks) vertexUnavailable() []string {
 		"; only the index API serves them"}
 }
 
-func getBlockByHeight(chain netinfo.Chain) string {
-	if chain == netinfo.P {
-		return "platform.getBlockByHeight"
-	}
-	return "avm.getBlockByHeight"
-}
+func getBlockByHeight(chain netinfo.Chain) string { return pdata.VMAPI(chain) + ".getBlockByHeight" }
 
 // hadDAGEra says the network's X-chain ran as a DAG before Cortina (networks
 // born after it, such as a local one, are linear from genesis).

@@ -110,14 +110,10 @@ func (h History) CheckBlockRange(br BlockRange) error {
 	return nil
 }
 
-// CheckTimeParam refuses (400) a parameter naming a time (Unix seconds)
-// before firstTime, the time of the first indexed block.
-func (h History) CheckTimeParam(name string, value, firstTime int64) error {
-	if !h.Partial() || value >= firstTime {
-		return nil
-	}
-	return BadRequest("%s: %s %d is before it (block %d has timestamp %d); ask for times from %d on, "+
-		"or give the node the chain's full history and set indexFrom", h.Starts(), name, value, h.From, firstTime, firstTime)
+// BlockBefore is the 404 of block number n when it lies before the first
+// indexed block (the caller checked).
+func (h History) BlockBefore(n uint64) error {
+	return NotFound("%s: block %d is before it; %s", h.Starts(), n, h.remedy())
 }
 
 // Before is the 404 of a resource that may lie before the first indexed

@@ -98,8 +98,7 @@ func (s *server) readBlock(ctx context.Context, req blockRequest, heights *api.H
 			return block, history.Before(fmt.Sprintf("no block with hash %s is in the index", req.Block))
 		}
 		if req.Block.Number < history.From {
-			return block, api.NotFound("%s: block %d is before it; ask for blocks from %d on, or give the node the "+
-				"chain's full history and set indexFrom", history.Starts(), req.Block.Number, history.From)
+			return block, history.BlockBefore(req.Block.Number)
 		}
 	}
 	where := fmt.Sprintf("chain %d ('%s')", req.Chain.EVMChainID, api.ChainLabel(req.Chain))

@@ -41,26 +41,51 @@ func (s *server) serveGetTokenDetails(w http.ResponseWriter, r *http.Request, he
 	}
 	// An ERC-1155 token's supply sums all its transfers; an ERC-721
 	// token's owner is its last transfer's recipient, right whenever the
-	// index holds one (history.go).
+	// index holds one (history.go), except while a back-fill re-derives
+	// the ownership rows: they are cleared and rebuilt block by block, so
+	// a token would show an earlier owner, or none.
 	history, err := s.history(r.Context(), req.Chain, heights)
 	if err != nil {
 		return err
 	}
-	if req.Contract.Kind == evmdata.Erc1155 {
-		if err := collectionHistory(history, req.Contract, "its tokens' supplies"); err != nil {
+	if req.Contract.Kind == evmdata.Erc1155 || history.Rederiving {
+		if err := collectionHistory(history, req.Contract, tokenFigures(req.Contract.Kind)); err != nil {
 			return err
 		}
 	}
 	token, err := s.heldToken(r.Context(), req)
+	if err != nil && api.IsNotFound(err) {
+		return s.tokenNotHeld(history, req, err)
+	}
 	if err != nil {
-		if collectionHistory(history, req.Contract, "") != nil && api.IsNotFound(err) {
-			return api.NotFound("%s: token %s of %s is not held by anyone in the blocks indexed from it; it may have "+
-				"been minted before and not moved since; give the node the chain's full history and set indexFrom",
-				history.Starts(), req.TokenID, req.Address.Hex())
-		}
 		return err
 	}
 	return shapes.write(w, shapes.collectionToken(req.Address, token))
+}
+
+// tokenNotHeld is the answer about a token the index holds no owner or
+// supply of (notHeld): on a chain whose history is partial it may have been
+// minted before the first indexed block; while a back-fill fills below
+// where ownership counts from, it may be in the blocks not counted yet.
+func (s *server) tokenNotHeld(history api.History, req getTokenDetailsRequest, notHeld error) error {
+	unknown := collectionHistory(history, req.Contract, tokenFigures(req.Contract.Kind))
+	switch {
+	case unknown == nil:
+		return notHeld
+	case !api.IsNotFound(unknown):
+		return unknown // 503: the back-fill is still counting
+	}
+	return api.NotFound("%s: token %s of %s is not held by anyone in the blocks indexed from it; it may have "+
+		"been minted before and not moved since; give the node the chain's full history and set indexFrom",
+		history.Starts(), req.TokenID, req.Address.Hex())
+}
+
+// tokenFigures names what getTokenDetails derives of a collection of kind.
+func tokenFigures(kind evmdata.ErcType) string {
+	if kind == evmdata.Erc1155 {
+		return "its tokens' supplies"
+	}
+	return "its tokens' owners"
 }
 
 // heldToken reads the token req names; one the index does not hold now

@@ -86,7 +86,7 @@ func (s *server) notFoundHint(ctx context.Context, chain netinfo.Chain, kind int
 	case kind == hintBlockID:
 		return fmt.Sprintf(" (this node's %s-chain index was built without the node's index API and names blocks by "+
 			"the VM's own block IDs, as %s.getBlock takes them, not by their proposervm IDs)", chain,
-			map[netinfo.Chain]string{netinfo.P: "platform", netinfo.X: "avm"}[chain])
+			pdata.VMAPI(chain))
 	case kind == hintDAG && src.MissingDAG:
 		return " (this node's X-chain index was built without the node's index API and misses the DAG-era txs " +
 			"before Cortina; " + pdata.IndexEnabledHint + ")"

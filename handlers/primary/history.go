@@ -18,19 +18,25 @@ import (
 // own UTXOs are complete; their atomic memory may miss a UTXO the C-chain
 // exported before its first indexed block and that is still not imported.)
 
+// cHistory reads where the C-chain's history in the index starts, per
+// request (a back-fill lowers it as it goes).
+func (s *server) cHistory(ctx context.Context) (api.History, error) {
+	from, err := s.reader.HistoryFrom(ctx, netinfo.C)
+	if err != nil {
+		return api.History{}, fmt.Errorf("reading where the C-chain's index starts: %w", err)
+	}
+	return api.NewHistory(netinfo.ChainInfo{Chain: netinfo.C}, from), nil
+}
+
 // checkCAtomicHistory refuses (400) an answer about chain's atomic memory
 // that the C-chain's missing history could make wrong: what names it.
 func (s *server) checkCAtomicHistory(ctx context.Context, chain netinfo.Chain, what string) error {
 	if chain != netinfo.C {
 		return nil
 	}
-	from, err := s.reader.HistoryFrom(ctx, netinfo.C)
-	if err != nil {
-		return fmt.Errorf("reading where the C-chain's index starts: %w", err)
-	}
-	h := api.History{Chain: "C-chain", From: max(from, 1)}
-	if !h.Partial() {
-		return nil
+	h, err := s.cHistory(ctx)
+	if err != nil || !h.Partial() {
+		return err
 	}
 	return api.BadRequest("%s: %s (the UTXOs the P- and X-chain exported to it) cannot be derived from the index, "+
 		"because the imports before that block that consumed some of them are not indexed; read them from the node "+
@@ -46,13 +52,9 @@ func (s *server) checkCTimeRange(ctx context.Context, chain netinfo.Chain, tr ap
 	if chain != netinfo.C || (!tr.Start.Set && !tr.End.Set) {
 		return nil
 	}
-	from, err := s.reader.HistoryFrom(ctx, netinfo.C)
-	if err != nil {
-		return fmt.Errorf("reading where the C-chain's index starts: %w", err)
-	}
-	h := api.History{Chain: "C-chain", From: max(from, 1)}
-	if !h.Partial() {
-		return nil
+	h, err := s.cHistory(ctx)
+	if err != nil || !h.Partial() {
+		return err
 	}
 	for _, b := range []struct {
 		name  string
@@ -79,13 +81,9 @@ func (s *server) checkCTimeRange(ctx context.Context, chain netinfo.Chain, tr ap
 // hold while the C-chain's history is partial: it may lie before the first
 // indexed block. nil when the history is whole.
 func (s *server) cTxBeforeHistory(ctx context.Context, id fmt.Stringer) error {
-	from, err := s.reader.HistoryFrom(ctx, netinfo.C)
-	if err != nil {
-		return fmt.Errorf("reading where the C-chain's index starts: %w", err)
-	}
-	h := api.History{Chain: "C-chain", From: max(from, 1)}
-	if !h.Partial() {
-		return nil
+	h, err := s.cHistory(ctx)
+	if err != nil || !h.Partial() {
+		return err
 	}
 	return h.Before(fmt.Sprintf("transaction %s not found on the c-chain", id))
 }

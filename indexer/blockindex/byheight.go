@@ -10,6 +10,7 @@ import (
 	"github.com/ava-labs/avalanchego/utils/rpc"
 
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 )
 
 // byHeightConcurrency bounds the getBlockByHeight calls one range runs at
@@ -133,11 +134,6 @@ func (b *ByHeight) block(ctx context.Context, h uint64) (Container, error) {
 }
 
 // vmName is the chain's API namespace.
-func (b *ByHeight) vmName() string {
-	if b.chain == netinfo.P {
-		return "platform"
-	}
-	return "avm"
-}
+func (b *ByHeight) vmName() string { return pdata.VMAPI(b.chain) }
 
 func (b *ByHeight) method() string { return b.vmName() + ".getBlockByHeight" }

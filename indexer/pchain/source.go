@@ -42,8 +42,7 @@ func NewSource(client *nodeapi.Client, upgrades upgrade.Config) (*Source, error)
 	if client == nil {
 		return nil, errors.New("P-chain source: no node client")
 	}
-	index := blockindex.NewSource[*pdata.Block](netinfo.P, client.BlockIndex(netinfo.P), nil)
-	return New(index, platformClient{client.Platform}, upgrades), nil
+	return NewSourceFrom(client, blockindex.NewSource[*pdata.Block](netinfo.P, client.BlockIndex(netinfo.P), nil), upgrades)
 }
 
 // NewSourceFrom returns the P-chain source reading its blocks through

@@ -1,5 +1,7 @@
 package pdata
 
+import "github.com/avadata/avadata/indexer/netinfo"
+
 // ChainSource says where a P- or X-chain index read its blocks from, and so
 // what it cannot hold. The zero value is the node's index API: every index
 // built before the choice existed, and every node started with
@@ -23,3 +25,13 @@ type ChainSource struct {
 const IndexEnabledHint = "start the node with --index-enabled=true (from its first start: on a node that ran " +
 	"without it the index API is incomplete, so re-bootstrap it with the flag), then delete avadata's index so " +
 	"it is rebuilt from the index API"
+
+// VMAPI is the namespace of chain's (P or X) own API, "platform" or "avm":
+// where a node without the index API serves its blocks (getBlockByHeight)
+// and looks them up by the VM's own block IDs (getBlock).
+func VMAPI(chain netinfo.Chain) string {
+	if chain == netinfo.P {
+		return "platform"
+	}
+	return "avm"
+}

@@ -81,8 +81,12 @@ func (s *Store) HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, e
 	}
 	if !c.Fresh {
 		// A fresh stream may still be started higher: only a written one
-		// is remembered.
-		s.historyFrom[chain].Store(c.FirstHeight)
+		// is remembered. Only into an empty cache: a back-fill that
+		// committed after this read lowered the first height and noted
+		// it, and storing this older height over it would keep refusing
+		// blocks the index holds until its next commit (never, after its
+		// last).
+		s.historyFrom[chain].CompareAndSwap(0, c.FirstHeight)
 	}
 	return c.FirstHeight, nil
 }

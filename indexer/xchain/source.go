@@ -18,11 +18,7 @@ const BlockType = "StandardBlock"
 // node's index of accepted blocks, decoded. It keeps no state between
 // fetches.
 func NewSource(client *indexer.Client) (*blockindex.Source[*pdata.Block], error) {
-	d, err := NewDecoder()
-	if err != nil {
-		return nil, err
-	}
-	return blockindex.NewSource(netinfo.X, client, d.DecodeBlock), nil
+	return NewSourceFrom(blockindex.NewIndexAPI(netinfo.X, client))
 }
 
 // NewSourceFrom returns the X-chain block source reading its blocks through

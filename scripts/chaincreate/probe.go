@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/avadata/avadata/indexer/nodeapi"
 )
 
 // A node that has run for months was not set up for avadata. avadata works
@@ -85,45 +87,34 @@ func (p *prober) answers(ctx context.Context, path, method string, params any) b
 	return p.call(ctx, path, method, params, &out) == nil
 }
 
-// firstCBlock finds the first C-chain block the node serves: 1 when it
-// serves block 1, else by a binary search up to its head.
+// firstCBlock finds the first C-chain block the node serves whole (with
+// its receipts): where the plugin's follower, with indexFrom
+// "earliest-available", starts the C-chain's index. It asks the plugin's
+// own search (nodeapi.EVMClient.EarliestServed), so that the probe and the
+// index name the same block: a state-synced node also holds the bodies of
+// the summary block's parents, which a search for blocks alone would count.
 func (p *prober) firstCBlock(ctx context.Context) (uint64, error) {
-	served := func(h uint64) (bool, error) {
-		var blk json.RawMessage
-		if err := p.call(ctx, "/ext/bc/C/rpc", "eth_getBlockByNumber", []any{fmt.Sprintf("0x%x", h), false}, &blk); err != nil {
-			return false, err
-		}
-		return len(blk) > 0 && string(blk) != "null", nil
-	}
-	var headHex string
-	if err := p.call(ctx, "/ext/bc/C/rpc", "eth_blockNumber", []any{}, &headHex); err != nil {
+	ctx, cancel := context.WithTimeout(ctx, firstBlockTimeout)
+	defer cancel()
+	c, err := nodeapi.DialEVM(ctx, p.uri, "C")
+	if err != nil {
 		return 0, err
 	}
-	var head uint64
-	if _, err := fmt.Sscanf(headHex, "0x%x", &head); err != nil {
-		return 0, fmt.Errorf("eth_blockNumber answered %q", headHex)
+	defer c.Close()
+	head, err := c.BlockNumber(ctx)
+	if err != nil {
+		return 0, err
 	}
-	if head <= 1 {
-		return 1, nil
+	first, err := c.EarliestServed(ctx, head)
+	if err != nil {
+		return 0, fmt.Errorf("finding the first C-chain block the node serves: %w", err)
 	}
-	if ok, err := served(1); err != nil || ok {
-		return 1, err
-	}
-	lo, hi := uint64(1), head
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		ok, err := served(mid)
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, nil
+	return first, nil
 }
+
+// firstBlockTimeout bounds the search for the first served block: a binary
+// search over the node's blocks, then a check of the blocks above it.
+const firstBlockTimeout = time.Minute
 
 func (p *prober) call(ctx context.Context, path, method string, params, out any) error {
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})

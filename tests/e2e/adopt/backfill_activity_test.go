@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"regexp"
 	"testing"
 	"time"
 
@@ -161,18 +160,18 @@ func snapshot(t *testing.T, ctx context.Context, base string, chain localnet.EVM
 	t.Helper()
 	chainURL := base + "/v1/chains/" + fmt.Sprint(chain.EVMChainID)
 	for _, contract := range []common.Address{a.token, a.nft} {
-		waitDescribed(t, ctx, chainURL+"/addresses/"+contract.Hex())
+		harness.WaitDescribed(t, ctx, chainURL+"/addresses/"+contract.Hex())
 	}
-	waitTokensRead(t, ctx, chainURL+"/nfts/collections/"+a.nft.Hex()+"/tokens")
-	waitTokensRead(t, ctx, chainURL+"/nfts/collections/"+a.multi.Hex()+"/tokens")
+	harness.WaitTokensRead(t, ctx, chainURL+"/nfts/collections/"+a.nft.Hex()+"/tokens")
+	harness.WaitTokensRead(t, ctx, chainURL+"/nfts/collections/"+a.multi.Hex()+"/tokens")
 	s := indexSnapshot{
 		Blocks:         harness.PageThrough(t, ctx, chainURL+"/blocks", "blocks", 100),
-		EWOQTxs:        withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/addresses/"+a.c.Address().Hex()+"/transactions", "transactions", 100)),
+		EWOQTxs:        harness.WithoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/addresses/"+a.c.Address().Hex()+"/transactions", "transactions", 100)),
 		TokenTransfers: harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.token.Hex()+"/transfers", "transfers", 100),
-		NFTTransfers:   withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.nft.Hex()+"/transfers", "transfers", 100)),
-		MultiTransfers: withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.multi.Hex()+"/transfers", "transfers", 100)),
-		NFTTokens:      withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/nfts/collections/"+a.nft.Hex()+"/tokens", "tokens", 100)),
-		MultiTokens:    withoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/nfts/collections/"+a.multi.Hex()+"/tokens", "tokens", 100)),
+		NFTTransfers:   harness.WithoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.nft.Hex()+"/transfers", "transfers", 100)),
+		MultiTransfers: harness.WithoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/tokens/"+a.multi.Hex()+"/transfers", "transfers", 100)),
+		NFTTokens:      harness.WithoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/nfts/collections/"+a.nft.Hex()+"/tokens", "tokens", 100)),
+		MultiTokens:    harness.WithoutReadTimes(harness.PageThrough(t, ctx, chainURL+"/nfts/collections/"+a.multi.Hex()+"/tokens", "tokens", 100)),
 	}
 	metrics := base + "/metrics/v2/chains/" + fmt.Sprint(chain.EVMChainID) + "/contracts/"
 	for _, contract := range []common.Address{a.nft, a.multi} {
@@ -276,59 +275,4 @@ func checkAgainstNode(t *testing.T, ctx context.Context, s indexSnapshot, a *act
 		got[common.HexToAddress(h.Address).Hex()] = h.Tokens
 	}
 	require.Equal(t, owners, got, "the ERC-721 holders are ownerOf's owners")
-}
-
-// waitDescribed polls contract metadata until its name has been read.
-func waitDescribed(t *testing.T, ctx context.Context, contractURL string) {
-	t.Helper()
-	for {
-		r := harness.Get(t, ctx, contractURL)
-		var c struct {
-			Name string `json:"name"`
-		}
-		if r.Status == http.StatusOK && json.Unmarshal(r.Body, &c) == nil && c.Name != "" {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%s never described: %d %s", contractURL, r.Status, r.Body)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// waitTokensRead polls a collection's tokens until every token's URI has
-// been read.
-func waitTokensRead(t *testing.T, ctx context.Context, tokensURL string) {
-	t.Helper()
-	for {
-		tokens := harness.PageThrough(t, ctx, tokensURL, "tokens", 100)
-		read := len(tokens) > 0
-		for _, raw := range tokens {
-			var tok struct {
-				TokenURI string `json:"tokenUri"`
-			}
-			read = read && json.Unmarshal(raw, &tok) == nil && tok.TokenURI != ""
-		}
-		if read {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the tokens of %s were never read", tokensURL)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// readTime is when an NFT's metadata was read, which differs between two
-// indexes of the same blocks.
-var readTime = regexp.MustCompile(`,?"metadataLastUpdatedTimestamp":[0-9]+`)
-
-func withoutReadTimes(items []json.RawMessage) []json.RawMessage {
-	out := make([]json.RawMessage, len(items))
-	for i, raw := range items {
-		out[i] = readTime.ReplaceAll(raw, nil)
-	}
-	return out
 }

@@ -253,8 +253,9 @@ func transfers(t *testing.T, items []json.RawMessage, token common.Address) []tr
 }
 
 // checkEarlierRanges checks that requests about blocks under historyFrom
-// get the 4xx of the convention, naming historyFrom: 400 for a
-// parameter naming an earlier range, 404 for a resource that lies there.
+// get the 4xx handlers/api/history.go describes, naming historyFrom: 400
+// for a parameter naming an earlier range, 404 for a resource that lies
+// there.
 func checkEarlierRanges(t *testing.T, ctx context.Context, evmURL string, historyFrom uint64, sender common.Address, earlyTx common.Hash, token common.Address) {
 	from := strconv.FormatUint(historyFrom, 10)
 	for _, c := range []struct {

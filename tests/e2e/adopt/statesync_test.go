@@ -148,7 +148,8 @@ func TestAdoptStateSyncedNode(t *testing.T) {
 	// pre[1] and pre[2] moved the token only before historyFrom: the index
 	// cannot know they hold it, so only a listErc20Balances naming the
 	// contract surely finds their balance; without contractAddresses the
-	// reply must not show it wrong (the issue): the last subtest.
+	// reply must not show it wrong (a holding it cannot see is missing,
+	// never a wrong amount): the last subtest.
 	movedSince := append([]common.Address{c.Address(), pre[0]}, post...)
 	t.Run("balances", func(t *testing.T) {
 		for _, a := range append(movedSince, pre[1:]...) {

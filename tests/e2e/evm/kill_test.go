@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"testing"
 	"time"
 
@@ -141,15 +140,15 @@ func evmSnapshot(t *testing.T, ctx context.Context, base string, chain localnet.
 	// Token names come from a background reader; wait for them so both
 	// snapshots show the same thing.
 	for _, contract := range []common.Address{sent.token, sent.nft} {
-		waitDescribed(t, ctx, base+"/v1/chains/"+id+"/addresses/"+contract.Hex())
+		harness.WaitDescribed(t, ctx, base+"/v1/chains/"+id+"/addresses/"+contract.Hex())
 	}
 	// So are the NFTs' URIs and metadata, which their transfers show; when
 	// they were read differs between two indexes.
-	waitTokensRead(t, ctx, base+"/v1/chains/"+id+"/nfts/collections/"+sent.nft.Hex()+"/tokens")
+	harness.WaitTokensRead(t, ctx, base+"/v1/chains/"+id+"/nfts/collections/"+sent.nft.Hex()+"/tokens")
 	s := evmIndexSnapshot{
 		ewoqTxs:        harness.PageThrough(t, ctx, base+"/v1/chains/"+id+"/addresses/"+genesis.EWOQKey.EthAddress().Hex()+"/transactions", "transactions", 100),
 		tokenTransfers: harness.PageThrough(t, ctx, base+"/v1/chains/"+id+"/tokens/"+sent.token.Hex()+"/transfers", "transfers", 100),
-		nftTransfers:   withoutReadTimes(harness.PageThrough(t, ctx, base+"/v1/chains/"+id+"/tokens/"+sent.nft.Hex()+"/transfers", "transfers", 100)),
+		nftTransfers:   harness.WithoutReadTimes(harness.PageThrough(t, ctx, base+"/v1/chains/"+id+"/tokens/"+sent.nft.Hex()+"/transfers", "transfers", 100)),
 	}
 	holdersURL := base + "/metrics/v2/chains/" + id + "/contracts/" + sent.nft.Hex() + "/nfts:listHolders"
 	s.holders = harness.PageThrough(t, ctx, holdersURL, "addresses", 5000)
@@ -171,59 +170,4 @@ func evmSnapshot(t *testing.T, ctx context.Context, base string, chain localnet.
 		require.True(t, sent.ewoqHashes[tx.Native.TxHash], "listed tx %s was not sent by EWOQ", tx.Native.TxHash)
 	}
 	return s
-}
-
-// waitDescribed polls contract metadata until its name has been read.
-func waitDescribed(t *testing.T, ctx context.Context, contractURL string) {
-	t.Helper()
-	for {
-		r := harness.Get(t, ctx, contractURL)
-		var c struct {
-			Name string `json:"name"`
-		}
-		if r.Status == http.StatusOK && json.Unmarshal(r.Body, &c) == nil && c.Name != "" {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("%s never described: %d %s", contractURL, r.Status, r.Body)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
-
-// waitTokensRead polls a collection's tokens until every token's URI has
-// been read.
-func waitTokensRead(t *testing.T, ctx context.Context, tokensURL string) {
-	t.Helper()
-	for {
-		tokens := harness.PageThrough(t, ctx, tokensURL, "tokens", 100)
-		read := len(tokens) > 0
-		for _, raw := range tokens {
-			var tok struct {
-				TokenURI string `json:"tokenUri"`
-			}
-			read = read && json.Unmarshal(raw, &tok) == nil && tok.TokenURI != ""
-		}
-		if read {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the tokens of %s were never read", tokensURL)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// readTime is when an NFT's metadata was read, which differs between two
-// indexes of the same blocks.
-var readTime = regexp.MustCompile(`,?"metadataLastUpdatedTimestamp":[0-9]+`)
-
-func withoutReadTimes(items []json.RawMessage) []json.RawMessage {
-	out := make([]json.RawMessage, len(items))
-	for i, raw := range items {
-		out[i] = readTime.ReplaceAll(raw, nil)
-	}
-	return out
 }
