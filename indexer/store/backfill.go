@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -151,38 +150,6 @@ func (s *Store) RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from
 	return from, ok, nil
 }
 
-// runningStates caches RunningStateFrom per chain: every EVM reply that
-// shows a cumulative count or NFT holdings asks it. A writer that changes
-// it (a back-fill or re-derive commit, a stream's start) calls set after
-// its commit; a reader keeps what it read only if no writer committed
-// meanwhile (the generation moved on), so a stale answer is never kept.
-type runningStates struct {
-	states [256]atomic.Pointer[runningState] // by netinfo.Chain; nil: unknown
-	gens   [256]atomic.Uint64
-}
-
-type runningState struct {
-	from uint64
-	ok   bool
-}
-
-func (r *runningStates) get(chain netinfo.Chain) *runningState { return r.states[chain].Load() }
-
-func (r *runningStates) generation(chain netinfo.Chain) uint64 { return r.gens[chain].Load() }
-
-func (r *runningStates) keep(chain netinfo.Chain, gen uint64, rs runningState) {
-	if r.gens[chain].Load() == gen {
-		r.states[chain].CompareAndSwap(nil, &rs)
-	}
-}
-
-// set records what a writer's commit made the running state (nil:
-// unknown, read again).
-func (r *runningStates) set(chain netinfo.Chain, rs *runningState) {
-	r.gens[chain].Add(1)
-	r.states[chain].Store(rs)
-}
-
 // skipRunningState says whether the block being written must leave the
 // running state alone: it is written downward (a back-fill), or a
 // re-derive is under way that will reach it.
@@ -321,7 +288,9 @@ func (w *EVMWriter) backfillPrefix(blocks []*evmdata.Block) (int, error) {
 		s.contracts.invalidate(chain)
 	}
 	if err != nil {
-		s.running.set(chain, nil) // a failed commit may still have been applied
+		// A failed commit may still have been applied: read both again.
+		s.running.set(chain, nil)
+		s.forgetHistoryFrom(chain)
 		return 0, fmt.Errorf("committing back-filled %s blocks %d..%d: %w", chain, first, blocks[0].Number, err)
 	}
 	s.noteHistoryFrom(chain, first)

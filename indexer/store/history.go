@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -91,8 +92,57 @@ func (s *Store) HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, e
 	return c.FirstHeight, nil
 }
 
+// forgetHistoryFrom drops chain's cached first height (after a commit
+// that may or may not have lowered it): the next HistoryFrom reads it.
+func (s *Store) forgetHistoryFrom(chain netinfo.Chain) {
+	s.historyFrom[chain].Store(0)
+}
+
 // noteHistoryFrom records a first height a commit wrote (a back-fill
 // lowering it).
 func (s *Store) noteHistoryFrom(chain netinfo.Chain, first uint64) {
 	s.historyFrom[chain].Store(first)
+}
+
+// runningStates caches RunningStateFrom per chain: every EVM reply that
+// shows a cumulative count or NFT holdings asks it. A writer that changes
+// it (a back-fill or re-derive commit, a stream's start) calls set after
+// its commit, which moves the chain's generation on; an answer is served
+// only while the generation it was read at is the chain's, so one a
+// reader read before a commit is never served after it.
+type runningStates struct {
+	states [256]atomic.Pointer[runningState] // by netinfo.Chain; nil: unknown
+	gens   [256]atomic.Uint64
+}
+
+type runningState struct {
+	from uint64
+	ok   bool
+	gen  uint64 // the chain's generation it was read or written at
+}
+
+func (r *runningStates) get(chain netinfo.Chain) *runningState {
+	rs := r.states[chain].Load()
+	if rs == nil || rs.gen != r.gens[chain].Load() {
+		return nil
+	}
+	return rs
+}
+
+func (r *runningStates) generation(chain netinfo.Chain) uint64 { return r.gens[chain].Load() }
+
+// keep records what a reader read at generation gen.
+func (r *runningStates) keep(chain netinfo.Chain, gen uint64, rs runningState) {
+	rs.gen = gen
+	r.states[chain].Store(&rs)
+}
+
+// set records what a writer's commit made the running state (nil:
+// unknown, read again).
+func (r *runningStates) set(chain netinfo.Chain, rs *runningState) {
+	gen := r.gens[chain].Add(1)
+	if rs != nil {
+		rs.gen = gen
+	}
+	r.states[chain].Store(rs)
 }

@@ -43,3 +43,22 @@ func TestLegacyCursorStartsAtGenesis(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, c, again)
 }
+
+// A reader's answer read before a writer's commit is never served after
+// it, whichever stores last.
+func TestRunningStatesNeverServeAStaleRead(t *testing.T) {
+	var r runningStates
+	gen := r.generation(netinfo.C) // a reader starts
+	r.set(netinfo.C, &runningState{from: 1, ok: true})
+	r.keep(netinfo.C, gen, runningState{from: 700, ok: true}) // and stores after the commit
+	require.Nil(t, r.get(netinfo.C), "the stale read is not served")
+
+	gen = r.generation(netinfo.C)
+	r.keep(netinfo.C, gen, runningState{from: 1, ok: true})
+	got := r.get(netinfo.C)
+	require.NotNil(t, got)
+	require.Equal(t, uint64(1), got.from)
+
+	r.set(netinfo.C, nil) // a failed commit: read again
+	require.Nil(t, r.get(netinfo.C))
+}
