@@ -27,7 +27,7 @@ type getAssetDetailsRequest struct {
 // parseAssetPath checks {network}, {blockchainId} (the X-chain) and reads
 // {assetId}.
 func (s *server) parseAssetPath(r *http.Request, heights *api.Heights) (ids.ID, error) {
-	if _, err := s.ResolvePrimaryPath(r, heights, xChainOnly()); err != nil {
+	if _, err := s.resolveChain(r, heights, xChainOnly()); err != nil {
 		return ids.Empty, err
 	}
 	return api.ParseCB58ID(paramAssetID, api.PathVar(r, paramAssetID))

@@ -41,7 +41,7 @@ type getBalancesByAddressesRequest struct {
 func (s *server) parseGetBalancesByAddressesRequest(r *http.Request, heights *api.Heights) (getBalancesByAddressesRequest, error) {
 	var req getBalancesByAddressesRequest
 	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolveChain(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()

@@ -36,7 +36,7 @@ func (s *server) parseGetLastActivityTimestampByAddressesRequest(r *http.Request
 func (s *server) parseLastActivity(r *http.Request, heights *api.Heights, source addressSource, maxAddresses int) (lastActivityRequest, error) {
 	var req lastActivityRequest
 	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolveChain(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	addrs, err := source()

@@ -28,7 +28,7 @@ type getTxByHashRequest struct {
 func (s *server) parseGetTxByHashRequest(r *http.Request, heights *api.Heights) (getTxByHashRequest, error) {
 	var req getTxByHashRequest
 	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolveChain(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	req.TxID, err = api.ParseCB58ID(api.ParamTxHash, api.PathVar(r, api.ParamTxHash))

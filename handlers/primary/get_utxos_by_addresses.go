@@ -97,7 +97,7 @@ func queryAddresses(r *http.Request) addressSource {
 func (s *server) parseUTXOListing(r *http.Request, heights *api.Heights, listing utxoListing, source addressSource) (getUtxosByAddressesRequest, error) {
 	var req getUtxosByAddressesRequest
 	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolveChain(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()

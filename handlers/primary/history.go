@@ -3,6 +3,7 @@ package primary
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -17,6 +18,23 @@ import (
 // the first indexed block, rather than shown wrong. (The P- and X-chain's
 // own UTXOs are complete; their atomic memory may miss a UTXO the C-chain
 // exported before its first indexed block and that is still not imported.)
+
+// resolveChain resolves the primary chain of the request's path
+// (api.Core.ResolvePrimaryPath) and, for the C-chain, notes where its
+// history starts for the reply's X-Avadata-History-From, as every reply
+// about a chain whose history is partial says.
+func (s *server) resolveChain(r *http.Request, heights *api.Heights, allowed []netinfo.Chain) (netinfo.Chain, error) {
+	chain, err := s.ResolvePrimaryPath(r, heights, allowed)
+	if err != nil || chain != netinfo.C {
+		return chain, err
+	}
+	h, err := s.cHistory(r.Context())
+	if err != nil {
+		return chain, err
+	}
+	heights.NoteHistory(netinfo.C.String(), h.From)
+	return chain, nil
+}
 
 // cHistory reads where the C-chain's history in the index starts, per
 // request (a back-fill lowers it as it goes).

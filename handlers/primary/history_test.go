@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -45,6 +46,19 @@ func TestCChainAtomicTxsTimeRangeBeforeItsHistory(t *testing.T) {
 	body := srv.GetBody(t, cTxsPath+addrs+"&startTimestamp="+strconv.FormatInt(handlertest.BlockTime(100), 10))
 	require.Len(t, body["transactions"], 2, "the import in block 100 and the export in block 101")
 	require.Len(t, srv.GetBody(t, cTxsPath+addrs)["transactions"], 2, "without bounds the listing ends at the first block")
+}
+
+// Every C-chain reply says where its history starts; P and X replies do not.
+func TestCChainRepliesCarryTheHistoryHeader(t *testing.T) {
+	fakes := handlertest.WithFixtures(t, handlertest.NewFakes())
+	fakes.Primary.CHistoryFrom = 100
+	srv := newTestAPI(t, handlertest.Config(), fakes)
+	c := srv.Get(t, cTxsPath+"?addresses="+handlertest.EVMAddr)
+	require.Equal(t, http.StatusOK, c.Code)
+	require.Equal(t, "100", c.Header().Get(api.HeaderHistoryFrom))
+	x := srv.Get(t, xUTXOsPath+"?addresses="+alice(t))
+	require.Equal(t, http.StatusOK, x.Code)
+	require.Empty(t, x.Header().Get(api.HeaderHistoryFrom))
 }
 
 func TestCChainAtomicTxNotFoundWhileItsHistoryIsPartial(t *testing.T) {

@@ -62,7 +62,7 @@ type listActivePrimaryNetworkStakingTransactionsRequest struct {
 func (s *server) parseListActivePrimaryNetworkStakingTransactionsRequest(r *http.Request, heights *api.Heights) (listActivePrimaryNetworkStakingTransactionsRequest, error) {
 	var req listActivePrimaryNetworkStakingTransactionsRequest
 	var err error
-	if _, err = s.ResolvePrimaryPath(r, heights, pChainOnly()); err != nil {
+	if _, err = s.resolveChain(r, heights, pChainOnly()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()

@@ -59,7 +59,7 @@ func (s *server) serveListLatestPrimaryNetworkBlocks(w http.ResponseWriter, r *h
 // which the EVM block operations serve: the C-chain is a 400 that names
 // them.
 func (s *server) resolveBlocksChain(r *http.Request, heights *api.Heights) (netinfo.Chain, error) {
-	chain, err := s.ResolvePrimaryPath(r, heights, allPrimaryChains())
+	chain, err := s.resolveChain(r, heights, allPrimaryChains())
 	if err != nil {
 		return 0, err
 	}

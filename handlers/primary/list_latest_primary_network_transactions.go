@@ -67,7 +67,7 @@ type listLatestPrimaryNetworkTransactionsRequest struct {
 func (s *server) parseListLatestPrimaryNetworkTransactionsRequest(r *http.Request, heights *api.Heights) (listLatestPrimaryNetworkTransactionsRequest, error) {
 	var req listLatestPrimaryNetworkTransactionsRequest
 	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolveChain(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	q := r.URL.Query()

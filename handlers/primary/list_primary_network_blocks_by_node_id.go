@@ -31,7 +31,7 @@ type listPrimaryNetworkBlocksByNodeIdRequest struct {
 func (s *server) parseListPrimaryNetworkBlocksByNodeIdRequest(r *http.Request, heights *api.Heights) (listPrimaryNetworkBlocksByNodeIdRequest, error) {
 	var req listPrimaryNetworkBlocksByNodeIdRequest
 	var err error
-	if req.Chain, err = s.ResolvePrimaryPath(r, heights, allPrimaryChains()); err != nil {
+	if req.Chain, err = s.resolveChain(r, heights, allPrimaryChains()); err != nil {
 		return req, err
 	}
 	if req.NodeID, err = api.ParseNodeID(api.ParamNodeID, api.PathVar(r, api.ParamNodeID)); err != nil {

@@ -52,8 +52,9 @@ type BackfillStatus struct {
 	// RederivedTo is, while re-deriving, the height reached.
 	RederivedTo     uint64  `json:"rederivedTo,omitempty"`
 	BlocksPerSecond float64 `json:"blocksPerSecond"`
-	// ETASeconds estimates the time to fill down to Target at the current
-	// rate (0 when done or unknown).
+	// ETASeconds estimates the time to fill down to Target, or while
+	// re-deriving to reach the follower's height, at the current rate (0
+	// when done or unknown).
 	ETASeconds int64  `json:"etaSeconds,omitempty"`
 	LastError  string `json:"lastError,omitempty"`
 }
@@ -84,6 +85,8 @@ type Backfill[B chaindata.Block] struct {
 	cfg  Config
 	log  logging.Logger
 	rate *rateMeter
+	// rederiveRate measures the re-derive (blocks per second).
+	rederiveRate *rateMeter
 	// recheck is how long a back-fill that cannot go further waits.
 	recheck time.Duration
 	// target is the last target found (0: none yet); the node is asked
@@ -92,6 +95,9 @@ type Backfill[B chaindata.Block] struct {
 
 	mu     sync.Mutex
 	status BackfillStatus
+	// rederiveEnd is, while re-deriving, the height it must reach (the
+	// follower's next height when the pass began; mu).
+	rederiveEnd uint64
 }
 
 // NewBackfill returns the back-fill of src's chain into sink, toward the
@@ -99,7 +105,10 @@ type Backfill[B chaindata.Block] struct {
 func NewBackfill[B chaindata.Block](id Identity, src Source[B], sink BackfillSink[B], cfg Config, log logging.Logger) *Backfill[B] {
 	cfg.Fetchers = max(cfg.Fetchers, 1)
 	cfg.BatchSize = max(cfg.BatchSize, 1)
-	return &Backfill[B]{id: id, src: src, sink: sink, cfg: cfg, log: log, rate: newRateMeter(), recheck: backfillRecheck}
+	return &Backfill[B]{
+		id: id, src: src, sink: sink, cfg: cfg, log: log,
+		rate: newRateMeter(), rederiveRate: newRateMeter(), recheck: backfillRecheck,
+	}
 }
 
 // SetRecheck changes how long a back-fill that cannot go further waits
@@ -115,9 +124,20 @@ func (b *Backfill[B]) Status() *BackfillStatus {
 		return nil
 	}
 	s := b.status
-	s.BlocksPerSecond = b.rate.perSecond(time.Now())
-	if s.State == BackfillFilling && s.BlocksPerSecond > 0 && s.FirstHeight > s.Target {
-		s.ETASeconds = int64(float64(s.FirstHeight-s.Target) / s.BlocksPerSecond)
+	now := time.Now()
+	switch s.State {
+	case BackfillFilling:
+		s.BlocksPerSecond = b.rate.perSecond(now)
+		if s.BlocksPerSecond > 0 && s.FirstHeight > s.Target {
+			s.ETASeconds = int64(float64(s.FirstHeight-s.Target) / s.BlocksPerSecond)
+		}
+	case BackfillRederiving:
+		s.BlocksPerSecond = b.rederiveRate.perSecond(now)
+		if s.BlocksPerSecond > 0 && b.rederiveEnd > s.RederivedTo {
+			s.ETASeconds = int64(float64(b.rederiveEnd-s.RederivedTo) / s.BlocksPerSecond)
+		}
+	default:
+		s.BlocksPerSecond = b.rate.perSecond(now)
 	}
 	return &s
 }
@@ -172,12 +192,15 @@ func (b *Backfill[B]) step(ctx context.Context, progress *progressLog) (time.Dur
 			s.State, s.Target, s.FirstHeight, s.RederivedTo = BackfillFilling, target, cursor.FirstHeight, 0
 		})
 		if err := b.fill(ctx, cursor.FirstHeight, target); err != nil {
+			// The node may no longer serve what it did (it pruned):
+			// find its oldest block again before the next pass.
+			b.target = 0
 			return 0, err
 		}
 		b.logProgress(progress)
 		return 0, nil
 	}
-	if err := b.rederive(ctx, progress); err != nil {
+	if err := b.rederive(ctx, progress, cursor.NextHeight); err != nil {
 		return 0, err
 	}
 	// What indexFrom asks for: with "earliest-available", what the node
@@ -305,8 +328,10 @@ func (b *Backfill[B]) fetchRange(ctx context.Context, from uint64, want int) (r 
 }
 
 // rederive runs the store's re-derive to its end (nothing to do when no
-// back-fill wrote anything since the last).
-func (b *Backfill[B]) rederive(ctx context.Context, progress *progressLog) error {
+// back-fill wrote anything since the last); end is the follower's next
+// height when it began, for the ETA.
+func (b *Backfill[B]) rederive(ctx context.Context, progress *progressLog, end uint64) error {
+	var last uint64
 	for {
 		next, done, err := b.sink.Rederive(ctx, b.cfg.BatchSize*backfillWindowBatches)
 		if err != nil {
@@ -315,7 +340,14 @@ func (b *Backfill[B]) rederive(ctx context.Context, progress *progressLog) error
 		if done {
 			return nil
 		}
-		b.record(func(s *BackfillStatus) { s.State, s.RederivedTo = BackfillRederiving, next })
+		if last != 0 && next > last {
+			b.rederiveRate.add(time.Now(), int(next-last))
+		}
+		last = next
+		b.record(func(s *BackfillStatus) {
+			s.State, s.RederivedTo = BackfillRederiving, next
+			b.rederiveEnd = max(end, next)
+		})
 		b.logProgress(progress)
 	}
 }
