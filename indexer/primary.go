@@ -41,6 +41,8 @@ func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.In
 		Genesis: map[netinfo.Chain]*pdata.Block{},
 		// The burns need no more than the asset to count.
 		AVAXAssetID: info.AVAXAssetID,
+		// A C-chain back-fill re-derives the burns from the stored txs.
+		DecodeAtomic: catomic.DecodeTx,
 	}
 	if gen, ts, err := pchain.Genesis(info.NetworkID); err != nil {
 		log.Warn("indexing the P-chain without its genesis UTXOs", zap.Error(err))

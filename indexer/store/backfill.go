@@ -43,8 +43,10 @@ import (
 // the running state counts from the cursor's FirstHeight (every store
 // written before back-fills existed, and every chain never back-filled).
 //
-// The C-chain's burn totals (0x62) are left out: they are known only from
-// genesis on (burns.go), and a chain indexed from later keeps them unknown.
+// The C-chain's burn totals (0x62) are running state too, known only from
+// genesis on (burns.go): the re-derive writes them when it starts at
+// block 1 (backfillburns.go); a chain filled to a later height keeps them
+// unknown.
 
 // ErrNotParent means a back-filled block is not the parent of the block
 // the index holds after it.
@@ -451,7 +453,8 @@ func (w *EVMWriter) nftTransfers(txn *blockTxn, from, to uint64) (map[uint64][]e
 }
 
 // rederiveBlock writes block h's running state as the ordered writer does:
-// its cumulative tx count, and the NFT moves of its transfers in log order.
+// its cumulative tx count, the C-chain's burn totals, and the NFT moves of
+// its transfers in log order.
 func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []evmdata.TokenTransfer) error {
 	k := newKey(tagEVMBlock, w.chain).u64(h)
 	v, err := txn.get(k)
@@ -481,6 +484,9 @@ func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []ev
 		if err := txn.set(k, encodeEVMBlockRow(&row)); err != nil {
 			return err
 		}
+	}
+	if err := w.rederiveCBurns(txn, h, row.FeesSpent); err != nil {
+		return fmt.Errorf("the burn totals: %w", err)
 	}
 	for i := range transfers {
 		t := &transfers[i]

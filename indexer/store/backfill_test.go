@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // randomChain makes n blocks of mixed activity over a few addresses and
@@ -115,17 +116,30 @@ func TestBackfillEqualsFromGenesis(t *testing.T) {
 }
 
 func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
+	backfillScenario(t, evmChain, randomChain(seed, 90), nil, nil)
+}
+
+// backfillScenario indexes the 90 blocks of chain into id from genesis,
+// and again from block 40, back-filled to genesis and re-derived while
+// the follower writes, and requires the same rows in both. setup prepares
+// each store; during, if given, checks the back-filled store while the
+// re-derive runs.
+func backfillScenario(t *testing.T, evmChain netinfo.Chain, chain []*evmdata.Block, setup, during func(*Store)) {
 	ctx := context.Background()
 	now := time.Unix(1_700_100_000, 0)
-	chain := randomChain(seed, 90)
 	at := func(from, to uint64) []*evmdata.Block { return chain[from-1 : to] }
+	if setup == nil {
+		setup = func(*Store) {}
+	}
 
 	genesis := openTest(t, t.TempDir())
 	defer genesis.Close()
+	setup(genesis)
 	require.NoError(t, genesis.EVMWriter(evmChain).Apply(ctx, chain, now))
 
 	s := openTest(t, t.TempDir())
 	defer s.Close()
+	setup(s)
 	w := s.EVMWriter(evmChain)
 	require.NoError(t, w.Start(ctx, 40))
 	require.NoError(t, w.Apply(ctx, at(40, 55), now))
@@ -169,6 +183,9 @@ func backfillEqualsFromGenesis(t *testing.T, seed uint64) {
 		_, ok, err := s.RunningStateFrom(ctx, evmChain)
 		require.NoError(t, err)
 		require.False(t, ok, "nothing of the running state holds while it is re-derived")
+		if during != nil {
+			during(s)
+		}
 		if next <= 90 {
 			require.NoError(t, w.Apply(ctx, at(next, next), now))
 			next++

@@ -62,7 +62,7 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 		return err
 	}
 	if txn.downward {
-		return nil // burns are known from genesis on only (backfill.go)
+		return nil // the re-derive writes the burns from genesis on (backfillburns.go)
 	}
 	if err := loadBurns(txn, net, b.Number); err != nil {
 		return err

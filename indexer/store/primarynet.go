@@ -32,6 +32,11 @@ type PrimaryNetwork struct {
 	// AVAXAssetID lets the writers total the AVAX that txs burn (burns.go);
 	// ids.Empty leaves the burns unknown.
 	AVAXAssetID ids.ID
+	// DecodeAtomic decodes a C-chain atomic tx's signed bytes (the
+	// ptxRecord's Bytes, catomic.DecodeTx): a back-fill's re-derive reads
+	// the atomic txs back to rebuild the C-chain burn totals
+	// (backfillburns.go); nil leaves them unknown on a back-filled chain.
+	DecodeAtomic func(b []byte) (*pdata.Tx, error)
 }
 
 // SupplyRules are where the primary network's current supply starts and
