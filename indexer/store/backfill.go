@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -176,7 +177,7 @@ func (w *blockTxn) skipRunningState() (bool, error) {
 // as Badger's limits ask, each with the lowered cursor.
 func (w *EVMWriter) Backfill(ctx context.Context, blocks []*evmdata.Block) error {
 	blocks = slices.Clone(blocks)
-	slices.SortFunc(blocks, func(a, b *evmdata.Block) int { return -cmpU64(a.Number, b.Number) })
+	slices.SortFunc(blocks, func(a, b *evmdata.Block) int { return cmp.Compare(b.Number, a.Number) })
 	for len(blocks) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -188,16 +189,6 @@ func (w *EVMWriter) Backfill(ctx context.Context, blocks []*evmdata.Block) error
 		blocks = blocks[n:]
 	}
 	return nil
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // backfillSome commits a non-empty prefix of blocks (newest first) in one
@@ -336,7 +327,7 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 			row.Phase, row.Next = backfillRederiving, cursor.FirstHeight
 		}
 	case backfillRederiving:
-		if row.Next, err = w.rederiveBlocks(txn, row.Next, cursor, max(blocks, 1)); err != nil {
+		if row.Next, err = w.rederiveBlocks(ctx, txn, row.Next, cursor, max(blocks, 1)); err != nil {
 			return 0, false, err
 		}
 		done = row.Next >= cursor.NextHeight
@@ -370,12 +361,14 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 // runningStateTags are the keyspaces of an EVM chain's running state that
 // a re-derive recomputes (the block rows' cumulative counts are rewritten
 // in place).
-var runningStateTags = [...]byte{tagNFTOwner, tagNFTBy, tagHolder, tagColl, tag1155, tagHolderH, tagCollH, tagNFTByH}
+func runningStateTags() []byte {
+	return []byte{tagNFTOwner, tagNFTBy, tagHolder, tagColl, tag1155, tagHolderH, tagCollH, tagNFTByH}
+}
 
 // clearRunningState deletes running state rows of txn's chain until half
 // the transaction's budget is used; true once none is left.
 func clearRunningState(ctx context.Context, txn *blockTxn) (bool, error) {
-	for _, tag := range runningStateTags {
+	for _, tag := range runningStateTags() {
 		prefix := newKey(tag, txn.chain)
 		var keys [][]byte
 		err := scanRange(ctx, txn.txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
@@ -406,11 +399,11 @@ const clearBatch = 20000
 // rederiveBlocks recomputes the running state of at most n blocks from
 // next on, until the cursor or half the transaction's budget, and returns
 // the next height still to do.
-func (w *EVMWriter) rederiveBlocks(txn *blockTxn, next uint64, cursor Cursor, n int) (uint64, error) {
+func (w *EVMWriter) rederiveBlocks(ctx context.Context, txn *blockTxn, next uint64, cursor Cursor, n int) (uint64, error) {
 	end := min(next+uint64(n), cursor.NextHeight)
 	// One scan for the step's NFT transfers: an iterator of a transaction
 	// holding writes costs as much as the writes to open.
-	transfers, err := w.nftTransfers(txn, next, end)
+	transfers, err := w.nftTransfers(ctx, txn, next, end)
 	if err != nil {
 		return 0, fmt.Errorf("reading %s transfers of blocks %d..%d: %w", w.chain, next, end-1, err)
 	}
@@ -427,10 +420,10 @@ func (w *EVMWriter) rederiveBlocks(txn *blockTxn, next uint64, cursor Cursor, n 
 
 // nftTransfers reads the ERC-721 and ERC-1155 transfers of blocks [from,
 // to), by block, in log order.
-func (w *EVMWriter) nftTransfers(txn *blockTxn, from, to uint64) (map[uint64][]evmdata.TokenTransfer, error) {
+func (w *EVMWriter) nftTransfers(ctx context.Context, txn *blockTxn, from, to uint64) (map[uint64][]evmdata.TokenTransfer, error) {
 	prefix := newKey(tagEVMXfer, w.chain)
 	out := map[uint64][]evmdata.TokenTransfer{}
-	err := scanRange(context.Background(), txn.txn, prefix, prefix.u64(from), prefix.u64(to), false, func(item *badger.Item) (bool, error) {
+	err := scanRange(ctx, txn.txn, prefix, prefix.u64(from), prefix.u64(to), false, func(item *badger.Item) (bool, error) {
 		key := item.Key()[len(prefix):]
 		if len(key) != 8+4+2 {
 			return false, fmt.Errorf("transfer key of %d bytes", len(item.Key()))
@@ -500,27 +493,4 @@ func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []ev
 		}
 	}
 	return nil
-}
-
-// encodeEVMBlockRow encodes a decoded block row again, as encodeEVMBlock
-// wrote it.
-func encodeEVMBlockRow(b *evmBlockRow) []byte {
-	w := rowWriter{buf: make([]byte, 0, 200)}
-	w.byte(rowVersion1)
-	w.hash(b.Hash)
-	w.hash(b.ParentHash)
-	w.uint(b.Timestamp)
-	w.big(b.BaseFee)
-	w.uint(b.GasUsed)
-	w.uint(b.GasLimit)
-	w.address(b.Miner)
-	w.uint(b.Size)
-	w.uint(b.TxCount)
-	w.bool(b.Traced)
-	w.big(b.BlockGasCost)
-	writeOptUint(&w, b.TimestampMs)
-	writeOptUint(&w, b.MinDelayExcess)
-	w.big(b.FeesSpent)
-	w.uint(b.CumulativeTxs)
-	return w.buf
 }

@@ -18,6 +18,26 @@ const rowVersion1 byte = 1
 // derives from its txs: the fees they paid and the chain's cumulative tx
 // count (carried from the previous block's row, evmblocks.go).
 func encodeEVMBlock(b *evmdata.Block, derived blockDerived) []byte {
+	row := evmBlockRow{
+		BlockRef:       evmdata.BlockRef{Number: b.Number, Hash: b.Hash, Timestamp: b.Timestamp, BaseFee: b.BaseFee},
+		ParentHash:     b.ParentHash,
+		GasUsed:        b.GasUsed,
+		GasLimit:       b.GasLimit,
+		Miner:          b.Miner,
+		Size:           b.Size,
+		TxCount:        uint64(len(b.Txs)),
+		Traced:         b.Traced,
+		BlockGasCost:   b.BlockGasCost,
+		TimestampMs:    b.TimestampMs,
+		MinDelayExcess: b.MinDelayExcess,
+		blockDerived:   derived,
+	}
+	return encodeEVMBlockRow(&row)
+}
+
+// encodeEVMBlockRow encodes a block row (decodeEVMBlock's inverse): the
+// writer's rows and a re-derive's rewritten ones.
+func encodeEVMBlockRow(b *evmBlockRow) []byte {
 	w := rowWriter{buf: make([]byte, 0, 200)}
 	w.byte(rowVersion1)
 	w.hash(b.Hash)
@@ -28,13 +48,13 @@ func encodeEVMBlock(b *evmdata.Block, derived blockDerived) []byte {
 	w.uint(b.GasLimit)
 	w.address(b.Miner)
 	w.uint(b.Size)
-	w.uint(uint64(len(b.Txs)))
+	w.uint(b.TxCount)
 	w.bool(b.Traced)
 	w.big(b.BlockGasCost)
 	writeOptUint(&w, b.TimestampMs)
 	writeOptUint(&w, b.MinDelayExcess)
-	w.big(derived.FeesSpent)
-	w.uint(derived.CumulativeTxs)
+	w.big(b.FeesSpent)
+	w.uint(b.CumulativeTxs)
 	return w.buf
 }
 
