@@ -239,23 +239,7 @@ func checkAgainstNode(t *testing.T, ctx context.Context, s indexSnapshot, a *act
 		require.Equal(t, fmt.Sprint(r.BlockNumber), tx.Native.BlockNumber)
 	}
 
-	var blocks []struct {
-		Number     string `json:"blockNumber"`
-		Cumulative string `json:"cumulativeTransactions"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(harness.MustJSON(s.Blocks)), &blocks))
-	require.Len(t, blocks, int(head), "blocks 1..head are listed")
-	cumulative := map[string]string{}
-	for _, b := range blocks {
-		cumulative[b.Number] = b.Cumulative
-	}
-	total := uint64(0)
-	for h := uint64(1); h <= head; h++ {
-		var n hexutil.Uint64
-		require.NoError(t, a.c.RPC().CallContext(ctx, &n, "eth_getBlockTransactionCountByNumber", hexutil.Uint64(h)))
-		total += uint64(n)
-		require.Equal(t, fmt.Sprint(total), cumulative[fmt.Sprint(h)], "cumulative txs of block %d", h)
-	}
+	checkCumulativeTxs(t, ctx, a.c.RPC(), s.Blocks, head)
 
 	out, err := a.c.Call(ctx, a.nft, contracts.TestERC721(), "totalMinted")
 	require.NoError(t, err)

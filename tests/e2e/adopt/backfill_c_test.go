@@ -310,23 +310,7 @@ func cIndexSnapshot(t *testing.T, ctx context.Context, base, cURL, api string, a
 func checkCAgainstNode(t *testing.T, ctx context.Context, uri string, s cIndex, tr *cTraffic, head uint64, addrs []string) {
 	t.Helper()
 	client := truth.EthClient(t, ctx, uri)
-	var blocks []struct {
-		Number     string `json:"blockNumber"`
-		Cumulative string `json:"cumulativeTransactions"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(harness.MustJSON(s.Blocks)), &blocks))
-	require.Len(t, blocks, int(head), "blocks 1..head are listed")
-	cumulative := map[string]string{}
-	for _, b := range blocks {
-		cumulative[b.Number] = b.Cumulative
-	}
-	total := uint64(0)
-	for h := uint64(1); h <= head; h++ {
-		var n hexutil.Uint64
-		require.NoError(t, client.CallContext(ctx, &n, "eth_getBlockTransactionCountByNumber", hexutil.Uint64(h)))
-		total += uint64(n)
-		require.Equal(t, fmt.Sprint(total), cumulative[fmt.Sprint(h)], "cumulative txs of block %d", h)
-	}
+	checkCumulativeTxs(t, ctx, client, s.Blocks, head)
 
 	var listed []struct {
 		Native struct {
@@ -432,31 +416,7 @@ func nodeCAtomic(t *testing.T, ctx context.Context, client *rpc.Client, uri stri
 		require.NoError(t, err, "C block %d atomic txs", h)
 		for _, tx := range txs {
 			txIDs = append(txIDs, tx.ID().String())
-			var in, out uint64
-			switch utx := tx.UnsignedAtomicTx.(type) {
-			case *atomic.UnsignedImportTx:
-				for _, i := range utx.ImportedInputs {
-					if i.AssetID() == desc.AssetID {
-						in += i.In.Amount()
-					}
-				}
-				for _, o := range utx.Outs {
-					if o.AssetID == desc.AssetID {
-						out += o.Amount
-					}
-				}
-			case *atomic.UnsignedExportTx:
-				for _, i := range utx.Ins {
-					if i.AssetID == desc.AssetID {
-						in += i.Amount
-					}
-				}
-				for _, o := range utx.ExportedOutputs {
-					if o.AssetID() == desc.AssetID {
-						out += o.Out.Amount()
-					}
-				}
-			}
+			in, out := truth.AtomicAmounts(tx, desc.AssetID)
 			require.GreaterOrEqual(t, in, out, "C atomic tx %s", tx.ID())
 			atomicFees += in - out
 		}

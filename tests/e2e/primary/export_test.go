@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ava-labs/avalanchego/graft/coreth/plugin/evm/atomic"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/tests/e2e/harness"
@@ -143,31 +142,7 @@ func checkExportRow(t *testing.T, ctx context.Context, s *primaryScenario, sc *s
 	}
 	var in, out uint64
 	if sc.chain == "C" {
-		tx := truth.AtomicTx(t, ctx, env.URI(t), sc.id)
-		switch utx := tx.UnsignedAtomicTx.(type) {
-		case *atomic.UnsignedImportTx:
-			for _, i := range utx.ImportedInputs {
-				if i.AssetID() == s.avax {
-					in += i.In.Amount()
-				}
-			}
-			for _, o := range utx.Outs {
-				if o.AssetID == s.avax {
-					out += o.Amount
-				}
-			}
-		case *atomic.UnsignedExportTx:
-			for _, i := range utx.Ins {
-				if i.AssetID == s.avax {
-					in += i.Amount
-				}
-			}
-			for _, o := range utx.ExportedOutputs {
-				if o.AssetID() == s.avax {
-					out += o.Out.Amount()
-				}
-			}
-		}
+		in, out = truth.AtomicAmounts(truth.AtomicTx(t, ctx, env.URI(t), sc.id), s.avax)
 	} else {
 		tx := truth.GetTx(t, ctx, env.URI(t), sc.chain, sc.id)
 		if bytes.Contains(tx.Raw, []byte(`"stake"`)) {
