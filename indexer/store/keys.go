@@ -155,7 +155,9 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
+// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG; the Metrics
+// API's rows: 0x9B-0x9E an EVM chain's activity buckets, 0x3B-0x3C the
+// staking series, 0x3D-0x3F the L1 validator fee series.
 //
 // Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
