@@ -40,7 +40,7 @@ const (
 
 	// Gas limits per kind, fixed so a round is signed without estimating
 	// (a round's later txs depend on its earlier ones); ~2× what each uses.
-	// A round of 150 holds ~15M of gas limits, half the block's 30M.
+	// A round of 150 holds ~14M of gas limits (the block's limit is 30M).
 	gasERC20Transfer  = 90_000
 	gasERC721Mint     = 200_000
 	gasERC721Transfer = 120_000
@@ -50,11 +50,11 @@ const (
 	// subnetEVMTargetGasPerSec is the local subnet-evm chain's fee target
 	// (localnet.SubnetEVMGenesis: targetGas 150M gas per 10 s window). The
 	// base fee grows each block by (window's gas − target) / target / 48:
-	// the rounds come at most fullBlockGasRate× the target while the gas
-	// price is below fullBlockCalmPrice, and at half the target (the fee
-	// falls) above it, so the base fee stays tens of gwei however many
-	// blocks are made (the node refuses a tx whose fee cap × gas exceeds 100
-	// coins).
+	// the rounds come, by the gas each block used, at most
+	// fullBlockGasRate× the target while the gas price is below
+	// fullBlockCalmPrice, and at half the target (the fee falls) above it,
+	// so the base fee stays tens of gwei however many blocks are made (the
+	// node refuses a tx whose fee cap × gas exceeds 100 coins).
 	subnetEVMTargetGasPerSec = 15_000_000
 	fullBlockGasRate         = 3
 	fullBlockCalmPrice       = 50_000_000_000 // 50 gwei
@@ -95,6 +95,7 @@ type fullBlockMaker struct {
 	erc20, erc721, erc1155 common.Address
 	minted                 uint64 // ERC-721 ids minted so far (ids 1, 2, ...)
 	recipients             uint64 // recipients used so far
+	gasUsed                uint64 // by the rounds' blocks so far
 
 	// The previous round: its last tx, when its first was sent.
 	lastHash common.Hash
@@ -169,10 +170,12 @@ func makeFullBlocks(b *testing.B, ctx context.Context, chain localnet.EVMChain, 
 	for r := range blocks {
 		m.round(ctx, m.senders[r%fullBlockSenders], txs)
 	}
-	last = m.waitPrevious(ctx)
+	last, used := m.waitPrevious(ctx)
+	m.gasUsed += used
 	price, _ := m.fees(ctx)
-	b.Logf("made blocks %d..%d (%d rounds of %d txs) in %s; gas price now %s gwei",
-		head+1, last, blocks, txs, time.Since(began).Round(time.Millisecond), new(big.Int).Div(price, big.NewInt(1e9)))
+	b.Logf("made blocks %d..%d (%d rounds of %d txs, %.1fM gas a block) in %s; gas price now %s gwei",
+		head+1, last, blocks, txs, float64(m.gasUsed)/float64(blocks)/1e6,
+		time.Since(began).Round(time.Millisecond), new(big.Int).Div(price, big.NewInt(1e9)))
 	return head + 1, last
 }
 
@@ -197,7 +200,6 @@ func (m *fullBlockMaker) round(ctx context.Context, s *fullSender, n int) {
 	feeCap := new(big.Int).Add(new(big.Int).Mul(price, big.NewInt(3)), tip)
 	raws := make([]hexutil.Bytes, 0, n)
 	var lastHash common.Hash
-	var gas uint64
 	add := func(to common.Address, value *big.Int, data []byte, limit uint64) {
 		if value == nil {
 			value = new(big.Int)
@@ -214,7 +216,6 @@ func (m *fullBlockMaker) round(ctx context.Context, s *fullSender, n int) {
 			b.Fatal(err)
 		}
 		s.nonce++
-		gas += limit
 		raws = append(raws, raw)
 		lastHash = tx.Hash()
 	}
@@ -262,14 +263,15 @@ func (m *fullBlockMaker) round(ctx context.Context, s *fullSender, n int) {
 			b.Fatalf("round tx %d: %v", i+1, e.Error)
 		}
 	}
-	m.waitPrevious(ctx)
-	// Pace by the gas limits (an upper bound of what the round uses).
+	// Paced by the gas the previous round's block used.
+	_, used := m.waitPrevious(ctx)
+	m.gasUsed += used
 	rate := float64(fullBlockGasRate * subnetEVMTargetGasPerSec)
 	if price.Cmp(big.NewInt(fullBlockCalmPrice)) > 0 {
 		rate = subnetEVMTargetGasPerSec / 2
 	}
 	if !m.lastSent.IsZero() {
-		time.Sleep(time.Until(m.lastSent.Add(time.Duration(float64(gas) / rate * float64(time.Second)))))
+		time.Sleep(time.Until(m.lastSent.Add(time.Duration(float64(used) / rate * float64(time.Second)))))
 	}
 	m.lastSent = time.Now()
 	if err := m.rpc.CallContext(ctx, nil, "eth_sendRawTransaction", raws[0]); err != nil {
@@ -279,20 +281,22 @@ func (m *fullBlockMaker) round(ctx context.Context, s *fullSender, n int) {
 }
 
 // waitPrevious waits until the previous round's last tx is in a block and
-// returns that block's height (0 when there was none).
-func (m *fullBlockMaker) waitPrevious(ctx context.Context) uint64 {
+// returns that block's height and the gas the block used up to it (0s when
+// there was none).
+func (m *fullBlockMaker) waitPrevious(ctx context.Context) (height, gasUsed uint64) {
 	if m.lastHash == (common.Hash{}) {
-		return 0
+		return 0, 0
 	}
 	for {
 		var r *struct {
-			BlockNumber hexutil.Uint64 `json:"blockNumber"`
+			BlockNumber       hexutil.Uint64 `json:"blockNumber"`
+			CumulativeGasUsed hexutil.Uint64 `json:"cumulativeGasUsed"`
 		}
 		if err := m.rpc.CallContext(ctx, &r, "eth_getTransactionReceipt", m.lastHash); err != nil {
 			m.b.Fatal(err)
 		}
 		if r != nil {
-			return uint64(r.BlockNumber)
+			return uint64(r.BlockNumber), uint64(r.CumulativeGasUsed)
 		}
 		select {
 		case <-ctx.Done():
