@@ -125,6 +125,60 @@ func BenchmarkEVMCatchUp(b *testing.B) {
 	})
 }
 
+// BenchmarkEVMCatchUpFullBlocks is BenchmarkEVMCatchUp over the blocks of
+// a busy chain: AVADATA_BENCH_FULL_BLOCKS blocks of AVADATA_BENCH_BLOCK_TXS
+// transactions each (defaults 200 and 150; at least 100), most of them
+// ERC-20 transfers, with ERC-721 mints and transfers, ERC-1155 transfers
+// and value transfers, from 4 senders (bench_fullblocks_test.go). Both
+// sides read only those blocks: the follower indexes from the first of
+// them (IndexFrom). It is declared after BenchmarkEVMCatchUp so that, run
+// together, the near-empty case's blocks 1..AVADATA_BENCH_BLOCKS come
+// first and stay near-empty.
+func BenchmarkEVMCatchUpFullBlocks(b *testing.B) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	chain := benchChain(b)
+	evm, err := nodeapi.DialEVM(ctx, env.URI(b), chain.BlockchainID.String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer evm.Close()
+	from, last := makeFullBlocks(b, ctx, chain, fullBenchBlocks(), fullBenchBlockTxs())
+	src := evmchain.NewSource(evm, evmchain.DefaultOptions())
+	stats := statsOf(b, ctx, src, from, last)
+	blocks := last - from + 1
+	b.Logf("%s: blocks %d..%d (%d): %s", chain.Name, from, last, blocks, stats)
+	if stats.minTxs < fullBlockMinTxs || stats.failed > 0 {
+		b.Fatalf("the blocks are not full blocks of successful txs: %s", stats)
+	}
+
+	// secsPerOp is each side's last run, for the ratio.
+	secsPerOp := map[string]float64{}
+	report := func(b *testing.B, side string) {
+		secs := b.Elapsed().Seconds()
+		b.ReportMetric(float64(uint64(b.N)*blocks)/secs, "blocks/s")
+		b.ReportMetric(float64(uint64(b.N)*stats.txs)/secs, "tx/s")
+		b.ReportMetric(float64(stats.txs)/float64(blocks), "tx/block")
+		secsPerOp[side] = secs / float64(b.N)
+	}
+	b.Run("fetch-only", func(b *testing.B) {
+		for range b.N {
+			harness.FetchRange(b, ctx, src, from, last)
+		}
+		report(b, "fetch-only")
+	})
+	b.Run("follower", func(b *testing.B) {
+		for range b.N {
+			harness.CatchUpRange(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), from, last,
+				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, nil)
+		}
+		report(b, "follower")
+	})
+	if f, o := secsPerOp["follower"], secsPerOp["fetch-only"]; f > 0 && o > 0 {
+		b.Logf("follower / fetch-only tx/s: %.2f×", o/f)
+	}
+}
+
 func countTxs(b *testing.B, ctx context.Context, src *evmchain.Source, head uint64) uint64 {
 	var txs uint64
 	for from := uint64(1); from <= head; from += harness.BenchBatch {

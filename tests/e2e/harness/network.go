@@ -59,6 +59,18 @@ func NodeFlags() map[string]string {
 	}
 }
 
+// SubnetEVMChainConfig is what the e2e networks add to the subnet-evm
+// chain's config: a tx pool that holds a whole block's worth of one
+// sender's transactions ahead of a nonce gap (the default queue keeps 64 per
+// account), so the full-block catch-up benchmark can release 100+
+// transactions into the pool at once, one block each.
+func SubnetEVMChainConfig() map[string]any {
+	return map[string]any{
+		"tx-pool-account-queue": 1024,
+		"tx-pool-global-queue":  4096,
+	}
+}
+
 // startNetwork brings up a fresh single-node local network in dir.
 func startNetwork(ctx context.Context, dir string) (*localnet.Network, error) {
 	avalanchego, pluginDir, err := Binaries()
@@ -71,5 +83,7 @@ func startNetwork(ctx context.Context, dir string) (*localnet.Network, error) {
 		DataDir:         dir,
 		ChainConfig:     ChainConfig(),
 		ExtraFlags:      NodeFlags(),
+
+		SubnetEVMChainConfig: SubnetEVMChainConfig(),
 	})
 }
