@@ -39,6 +39,16 @@ func NFTHolderPageSize() pageSizeRule {
 	return pageSizeRule{Default: 1000, Min: 1, Max: 5000}
 }
 
+// MetricsSeriesPageSize is the pageSize rule of the Metrics API's time
+// series (the SDK: default 100, at most 2160, an hourly series of 90 days).
+func MetricsSeriesPageSize() pageSizeRule { return pageSizeRule{Default: 100, Min: 1, Max: 2160} }
+
+// MetricsAddressesPageSize is the pageSize rule of the Metrics API's address
+// listings (the SDK: default 1000, at most 5000).
+func MetricsAddressesPageSize() pageSizeRule {
+	return pageSizeRule{Default: 1000, Min: 1, Max: 5000}
+}
+
 // RegistryPageSize is the pageSize rule the OpenAPI gives listSubnets and
 // listBlockchains (the spec names none for them).
 func RegistryPageSize() pageSizeRule { return pageSizeRule{Default: 100, Min: 1, Max: 10000} }
