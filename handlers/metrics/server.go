@@ -23,6 +23,9 @@ type Reader interface {
 type server struct {
 	*api.Core
 	reader Reader
+	// health judges the health checks (HealthRoutes); nil judges the
+	// followers by whether they run.
+	health api.HealthReporter
 }
 
 // Routes returns the routes of the metrics service.
@@ -30,5 +33,7 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 	s := &server{Core: core, reader: reader}
 	return []api.Route{
 		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
+		{Name: routeListChains, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains", Summary: "EVM chains whose metrics this node serves", Handler: s.Adapt(s.serveListChains)},
+		{Name: routeGetChain, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}", Summary: "one EVM chain whose metrics this node serves", Handler: s.Adapt(s.serveGetChain)},
 	}
 }
