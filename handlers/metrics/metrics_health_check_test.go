@@ -18,7 +18,7 @@ type fakeHealth struct {
 }
 
 func (f *fakeHealth) Health() []api.HealthIndicator { return f.indicators }
-func (f *fakeHealth) ShuttingDown() bool             { return f.shuttingDown }
+func (f *fakeHealth) ShuttingDown() bool            { return f.shuttingDown }
 
 func newHealthTestAPI(t *testing.T, fakes *handlertest.Fakes, health api.HealthReporter) *handlertest.API {
 	t.Helper()
