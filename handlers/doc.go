@@ -38,6 +38,7 @@
 //	data-health-check                            GET   /v1/health-check                                                            data_health_check.go
 //	live-check                                   GET   /v1/live-check                                                              live_check.go
 //	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
+//	getEvmChainMetrics                           GET   /metrics/v2/chains/{chainId}/metrics/{metric}                               metrics/get_evm_chain_metrics.go
 //	listChains                                   GET   /metrics/v2/chains                                                          metrics/list_chains.go
 //	getChain                                     GET   /metrics/v2/chains/{chainId}                                                metrics/get_chain.go
 //	metrics-health-check                         GET   /metrics/v2/health-check                                                    metrics/metrics_health_check.go
