@@ -41,6 +41,7 @@
 //	getEvmChainMetrics                           GET   /metrics/v2/chains/{chainId}/metrics/{metric}                               metrics/get_evm_chain_metrics.go
 //	listChains                                   GET   /metrics/v2/chains                                                          metrics/list_chains.go
 //	getChain                                     GET   /metrics/v2/chains/{chainId}                                                metrics/get_chain.go
+//	getEvmChainRollingWindowMetrics              GET   /metrics/v2/chains/{chainId}/rollingWindowMetrics/{metric}                  metrics/get_evm_chain_rolling_window_metrics.go
 //	metrics-health-check                         GET   /metrics/v2/health-check                                                    metrics/metrics_health_check.go
 //	metrics-live-check                           GET   /metrics/v2/live-check                                                      metrics/metrics_live_check.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
