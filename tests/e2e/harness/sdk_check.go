@@ -155,6 +155,8 @@ func sdkDroppedKeysAllowed() map[string][]*regexp.Regexp {
 		"dataLiveCheck":   {healthIndicatorExtras},
 		"dataPrimaryNetworkBalancesListByAddresses": {regexp.MustCompile(`^balances\.atomicMemory(Unlocked|Locked)\[\]\.status$`)},
 		"dataPrimaryNetworkListL1Validators":        {regexp.MustCompile(`^validators\[\]\.blsCredentials\.[^.]+$`)},
+		"metricsHealthCheck":                        {healthIndicatorExtras},
+		"metricsLiveCheck":                          {healthIndicatorExtras},
 	}
 }
 
