@@ -38,6 +38,10 @@
 //	data-health-check                            GET   /v1/health-check                                                            data_health_check.go
 //	live-check                                   GET   /v1/live-check                                                              live_check.go
 //	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
+//	getMetricsByNodeId                           GET   /metrics/v2/validator/{nodeId}/metrics/{metric}                             metrics/get_metrics_by_node_id.go
+//	getMetricsBySubnetId                         GET   /metrics/v2/subnet/{subnetId}/metrics/{metric}                              metrics/get_metrics_by_subnet_id.go
+//	getMetricsByValidationId                     GET   /metrics/v2/validation/{l1ValidationId}/metrics/{metric}                    metrics/get_metrics_by_validation_id.go
+//	getTotalL1ValidatorMetrics                   GET   /metrics/v2/validators/metrics/{metric}                                     metrics/get_total_l1_validator_metrics.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
 //	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
 //	supportedChains                              GET   /v1/chains                                                                  evm/supported_chains.go

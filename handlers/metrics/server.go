@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
@@ -17,6 +18,8 @@ type Reader interface {
 	// HistoryFrom is the first block of chain the index holds (1: from
 	// genesis); the day holding it is incomplete when it is above 1.
 	HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error)
+	// L1FeeSeries returns the daily L1 validator fee series q asks.
+	L1FeeSeries(ctx context.Context, q metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
 }
 
 // server serves the metrics service's operations.
@@ -30,5 +33,9 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 	s := &server{Core: core, reader: reader}
 	return []api.Route{
 		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
+		{Name: routeGetMetricsByNodeID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validator/{nodeId}/metrics/{metric}", Summary: "daily L1 validator fees of a node", Handler: s.Adapt(s.serveGetMetricsByNodeID)},
+		{Name: routeGetMetricsBySubnetID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnet/{subnetId}/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of a subnet", Handler: s.Adapt(s.serveGetMetricsBySubnetID)},
+		{Name: routeGetMetricsByValidationID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validation/{l1ValidationId}/metrics/{metric}", Summary: "daily fees of an L1 validation", Handler: s.Adapt(s.serveGetMetricsByValidationID)},
+		{Name: routeGetTotalL1ValidatorMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validators/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of every L1", Handler: s.Adapt(s.serveGetTotalL1ValidatorMetrics)},
 	}
 }
