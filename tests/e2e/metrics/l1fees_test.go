@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -82,9 +83,13 @@ func runL1FeeScenario(t *testing.T, ctx context.Context, uri string) *l1FeeScena
 	// The manager chain is not checked by the P-chain; the local
 	// subnet-evm chain stands in (as in the primary L1 scenario).
 	manager := env.Net(t).EVMChains()[1].BlockchainID
+	// The tx lists its validators by node ID, and the i-th one's
+	// validation ID is the subnet ID with i appended.
+	vs := []*harness.BLSValidator{harness.NewBLSValidator(t), harness.NewBLSValidator(t)}
+	slices.SortFunc(vs, func(x, y *harness.BLSValidator) int { return x.NodeID.Compare(y.NodeID) })
 	var convert []*txs.ConvertSubnetToL1Validator
 	for i, balance := range []uint64{units.Avax, 500 * units.MilliAvax} {
-		v := harness.NewBLSValidator(t)
+		v := vs[i]
 		s.vals = append(s.vals, &l1FeeVal{id: s.subnet.Append(uint32(i)), node: v.NodeID, deposited: balance})
 		convert = append(convert, &txs.ConvertSubnetToL1Validator{NodeID: v.NodeID.Bytes(), Weight: 100, Balance: balance,
 			Signer: *v.PoP, RemainingBalanceOwner: pOwner, DeactivationOwner: pOwner})
