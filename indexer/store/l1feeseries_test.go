@@ -130,7 +130,7 @@ func l1Tx(n byte, typ string, vals ...pdata.L1Validator) *pdata.Tx {
 	return &pdata.Tx{ID: id, Type: typ, Bytes: id[:], L1Validators: vals}
 }
 
-func openL1Store(t *testing.T) (*Store, *fixture) {
+func openL1Store(t testing.TB) (*Store, *fixture) {
 	f := newFixture()
 	s := openFixture(t, f)
 	net := testNetwork(map[netinfo.Chain]*pdata.Block{netinfo.P: f.gP, netinfo.X: f.gX})
