@@ -214,6 +214,10 @@ func startL1Series(txn *blockTxn, b *pdata.Block, ts int64) error {
 // endL1Series writes the day's row after the block.
 func endL1Series(txn *blockTxn) error {
 	st := &txn.l1series
+	if !txn.l1fees.known {
+		// The block made the fee state unknown: the rows stop here.
+		st.on = false
+	}
 	if !st.on {
 		return nil
 	}

@@ -186,6 +186,10 @@ func TestL1FeeSeriesAgainstModel(t *testing.T) {
 		writeP(t, s, []*pdata.Block{b})
 	}
 	writeP(t, s, pblocks[6:])
+	// The rows do not depend on how the blocks were batched into commits.
+	batched, _ := openL1Store(t)
+	writeP(t, batched, pblocks)
+	require.Equal(t, l1SeriesRows(t, s), l1SeriesRows(t, batched))
 
 	ctx := context.Background()
 	check := func(q metricdata.L1FeeQuery, pick func(ids.ID) bool) {
@@ -285,4 +289,27 @@ func TestL1FeeSeriesUnknownOnOlderStore(t *testing.T) {
 		require.True(t, got.Found, "%+v", q)
 		require.False(t, got.Known, "%+v", q)
 	}
+}
+
+// l1SeriesRows are the store's fee series rows (0x3D-0x3F).
+func l1SeriesRows(t *testing.T, s *Store) map[string]string {
+	t.Helper()
+	rows := map[string]string{}
+	require.NoError(t, s.db.View(func(txn *badger.Txn) error {
+		for _, tag := range []byte{tagL1FeeDay, tagL1FeeVal, tagL1FeeBy} {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{tag}})
+			for it.Rewind(); it.Valid(); it.Next() {
+				v, err := it.Item().ValueCopy(nil)
+				if err != nil {
+					it.Close()
+					return err
+				}
+				rows[string(it.Item().Key())] = string(v)
+			}
+			it.Close()
+		}
+		return nil
+	}))
+	require.NotEmpty(t, rows)
+	return rows
 }

@@ -176,7 +176,7 @@ func (r *l1FeeValRow) cumulative(day int64, accrued uint64) uint64 {
 		case day < p.FromDay:
 		case p.ToDay != 0 && p.ToDay <= day:
 			c += p.To - p.From
-		default:
+		case accrued > p.From: // always, from its first day on
 			c += accrued - p.From
 		}
 	}
