@@ -30,5 +30,5 @@ func (s *server) serveGetMetricsByNodeID(w http.ResponseWriter, r *http.Request,
 	if err != nil {
 		return err
 	}
-	return s.serveL1FeeSeries(w, r, heights, req, fmt.Sprintf("node %s has no L1 validation in the index", node))
+	return s.serveL1FeeSeries(w, r, heights, req, fmt.Sprintf("node %s is not in the index: it has neither an L1 validation nor a staker", node))
 }

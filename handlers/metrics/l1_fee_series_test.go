@@ -136,7 +136,7 @@ func TestL1FeeMetricsNotFoundUnknownAndErrors(t *testing.T) {
 		return metricdata.L1FeeSeries{Known: true}, nil
 	}
 	handlertest.RequireMetricsError(t, srv.Get(t, l1FeePrefix+"/validator/"+l1TestNode.String()+"/metrics/perNodeDailyFeesPaid"),
-		http.StatusNotFound, "node "+l1TestNode.String()+" has no L1 validation")
+		http.StatusNotFound, "node "+l1TestNode.String()+" is not in the index")
 	handlertest.RequireMetricsError(t, srv.Get(t, l1FeePrefix+"/subnet/"+l1TestSubnet.String()+"/metrics/perSubnetDailyFeesPaid"),
 		http.StatusNotFound, "subnet "+l1TestSubnet.String()+" is not in the index")
 	handlertest.RequireMetricsError(t, srv.Get(t, l1FeePrefix+"/validation/"+l1TestValidation.String()+"/metrics/validationFeesDaily"),

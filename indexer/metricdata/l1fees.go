@@ -56,8 +56,8 @@ type L1FeeDay struct {
 // L1FeeSeries is the answer to an L1FeeQuery.
 type L1FeeSeries struct {
 	// Found says the subnet, node or validation is known to the index (a
-	// node: it has an L1 validation; a subnet: the index holds it). Always
-	// true for the total.
+	// node: it has an L1 validation or has staked; a subnet: the index
+	// holds it). Always true for the total.
 	Found bool
 	// Known says the fee rows cover the series: false when the index's
 	// P-chain fee state is unknown, or the store was written before the

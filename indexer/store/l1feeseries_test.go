@@ -162,7 +162,8 @@ func TestL1FeeSeriesAgainstModel(t *testing.T) {
 				pdata.L1Validator{ValidationID: v2, NodeID: n2, Subnet: s1, Weight: 1}),
 			l1Tx(2, "RegisterL1ValidatorTx", pdata.L1Validator{ValidationID: v4, NodeID: n3, Subnet: s2, Weight: 1, Balance: 2_000_000}),
 		}},
-		{d0 + 50_000, nil},
+		{d0 + 50_000, []*pdata.Tx{{ID: ids.ID{'S', 1}, Type: "AddPermissionlessValidatorTx", Bytes: []byte{'S', 1},
+			Staker: &pdata.Staker{NodeID: ids.NodeID{7}, Start: d0 + 50_000, End: d4, Weight: 1}}}},
 		{d1 + 10, []*pdata.Tx{l1Tx(3, "IncreaseL1ValidatorBalanceTx", pdata.L1Validator{ValidationID: v2, BalanceChange: 60_000})}},
 		{d1 + 5000, []*pdata.Tx{l1Tx(4, "RegisterL1ValidatorTx", pdata.L1Validator{ValidationID: v3, NodeID: n1, Subnet: s2, Weight: 1, Balance: 2})}},
 		{d1 + 6000, []*pdata.Tx{l1Tx(5, "DisableL1ValidatorTx", pdata.L1Validator{ValidationID: v2})}},
@@ -245,6 +246,10 @@ func TestL1FeeSeriesAgainstModel(t *testing.T) {
 	got, err = s.L1FeeSeries(ctx, metricdata.L1FeeQuery{Scope: metricdata.L1FeeSubnet, Subnet: ids.ID{'?'}, To: 1 << 40})
 	require.NoError(t, err)
 	require.False(t, got.Found)
+	// A staker without L1 validations: known, nothing to chart.
+	got, err = s.L1FeeSeries(ctx, metricdata.L1FeeQuery{Scope: metricdata.L1FeeNode, Node: ids.NodeID{7}, To: 1 << 40})
+	require.NoError(t, err)
+	require.Equal(t, metricdata.L1FeeSeries{Found: true, Known: true}, got)
 }
 
 // Before any L1 validation the total is empty; a store that holds

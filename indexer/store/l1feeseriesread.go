@@ -59,7 +59,14 @@ func readL1FeeSeries(ctx context.Context, txn *badger.Txn, q metricdata.L1FeeQue
 		if vals, err = l1FeeMembers(ctx, txn, l1FeeNodePrefix(q.Node)); err != nil {
 			return out, err
 		}
+		// A node the index knows as a staker, without an L1 validation,
+		// has an empty series.
 		out.Found = len(vals) > 0
+		if !out.Found {
+			if out.Found, err = anyKey(ctx, txn, key{tagStkNode}.bytes(q.Node.Bytes())); err != nil {
+				return out, fmt.Errorf("looking for node %s's stakers: %w", q.Node, err)
+			}
+		}
 	default:
 		return out, fmt.Errorf("unknown L1 fee scope %d", q.Scope)
 	}
