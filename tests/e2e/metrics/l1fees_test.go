@@ -243,13 +243,16 @@ func TestMetricsL1Fees(t *testing.T) {
 		require.GreaterOrEqual(t, p.value, paying[p.timestamp], "day %d", p.timestamp)
 	}
 
-	// Known subjects without L1 validations: the node itself (a primary
-	// network validator) and the subnet-evm subnet (not an L1).
-	var self struct {
-		NodeID ids.NodeID `json:"nodeID"`
+	// Known subjects without L1 validations: a primary network validator
+	// and the subnet-evm subnet (not an L1).
+	var current struct {
+		Validators []struct {
+			NodeID ids.NodeID `json:"nodeID"`
+		} `json:"validators"`
 	}
-	require.NoError(t, truth.Call(ctx, uri+"/ext/info", "info.getNodeID", struct{}{}, &self))
-	require.Empty(t, getL1Series(t, ctx, m+"/validator/"+self.NodeID.String()+"/metrics/perNodeDailyFeesPaid"))
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getCurrentValidators", struct{}{}, &current))
+	require.NotEmpty(t, current.Validators)
+	require.Empty(t, getL1Series(t, ctx, m+"/validator/"+current.Validators[0].NodeID.String()+"/metrics/perNodeDailyFeesPaid"))
 	require.Empty(t, getL1Series(t, ctx, m+"/subnet/"+env.Net(t).EVMChains()[1].SubnetID.String()+"/metrics/perSubnetPayingValidators"))
 
 	// A range of one day; the SDK's other parameters refused; unknown
