@@ -7,6 +7,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
@@ -29,6 +30,10 @@ type Fakes struct {
 	Vertices         *Vertices // nil: no vertex reader
 	// ChainMetrics is the EVM metric rows, made on first use.
 	ChainMetrics *ChainMetrics
+	// L1Fees answers L1FeeSeries (l1feeseries_fake.go); L1FeeQueries are
+	// the queries it was asked.
+	L1Fees       func(metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
+	L1FeeQueries []metricdata.L1FeeQuery
 }
 
 type TPSCall struct {

@@ -29,6 +29,8 @@ type Reader interface {
 	// the hour bucket starting at hour or later (their last such hour is
 	// at least hour): the distinct counts of a rolling window.
 	ActiveSince(ctx context.Context, chain netinfo.Chain, role metricdata.Role, hour int64) (uint64, error)
+	// L1FeeSeries returns the daily L1 validator fee series q asks.
+	L1FeeSeries(ctx context.Context, q metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
 }
 
 // server serves the metrics service's operations.
@@ -49,5 +51,9 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 		{Name: routeListChains, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains", Summary: "EVM chains whose metrics this node serves", Handler: s.Adapt(s.serveListChains)},
 		{Name: routeGetChain, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}", Summary: "one EVM chain whose metrics this node serves", Handler: s.Adapt(s.serveGetChain)},
 		{Name: routeGetEvmChainRollingWindowMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}/rollingWindowMetrics/{metric}", Summary: "an EVM chain metric over rolling windows (or of all EVM chains)", Handler: s.Adapt(s.serveGetEvmChainRollingWindowMetrics)},
+		{Name: routeGetMetricsByNodeID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validator/{nodeId}/metrics/{metric}", Summary: "daily L1 validator fees of a node", Handler: s.Adapt(s.serveGetMetricsByNodeID)},
+		{Name: routeGetMetricsBySubnetID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnet/{subnetId}/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of a subnet", Handler: s.Adapt(s.serveGetMetricsBySubnetID)},
+		{Name: routeGetMetricsByValidationID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validation/{l1ValidationId}/metrics/{metric}", Summary: "daily fees of an L1 validation", Handler: s.Adapt(s.serveGetMetricsByValidationID)},
+		{Name: routeGetTotalL1ValidatorMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validators/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of every L1", Handler: s.Adapt(s.serveGetTotalL1ValidatorMetrics)},
 	}
 }
