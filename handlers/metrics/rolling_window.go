@@ -87,7 +87,7 @@ func chainWindows(ctx context.Context, reader Reader, chain netinfo.Chain, m cha
 	reachesFirst := false // a shorter window reached the incomplete hour
 	for i, w := range windows {
 		if w.hours == 0 {
-			if partial {
+			if partial || (distinct && !distinctServed(role, 0)) {
 				continue
 			}
 			f, err := allTimeFigure(ctx, reader, chain, m, h)
@@ -112,6 +112,9 @@ func chainWindows(ctx context.Context, reader Reader, chain netinfo.Chain, m cha
 		}
 		var b metricdata.ChainBucket
 		if distinct {
+			if !distinctServed(role, w.hours) {
+				continue
+			}
 			n, err := reader.ActiveSince(ctx, chain, role, first)
 			if err != nil {
 				return nil, fmt.Errorf("counting the %s of %s since %d: %w", m.name, chain, first, err)
@@ -130,10 +133,31 @@ func chainWindows(ctx context.Context, reader Reader, chain netinfo.Chain, m cha
 	return out, nil
 }
 
+// maxActiveWindowHours bounds the windows whose distinct active addresses
+// and senders are counted, the ones the SDK documents (lastHour, lastDay,
+// lastWeek): the count reads one key per address active in the window, so
+// longer windows would cost reads in proportion to a chain's users, not to
+// the buckets asked. Deployers are few enough for every window, and
+// allTime's active addresses and deployers are the running totals.
+const maxActiveWindowHours = 7 * 24
+
+// distinctServed says whether the distinct count of role is served over a
+// window of hours (0: allTime).
+func distinctServed(role metricdata.Role, hours int64) bool {
+	switch {
+	case role == metricdata.Deployer:
+		return true
+	case hours == 0:
+		return role == metricdata.Active
+	default:
+		return hours <= maxActiveWindowHours
+	}
+}
+
 // allTimeFigure is m over the chain's whole history (its metrics count from
 // genesis), newest hour bucket h: the merge of every month bucket; the
-// distinct counts of addresses and deployers are the running totals, and
-// senders are counted by their last activity (since hour 0: all of them).
+// distinct counts of addresses and deployers are the running totals
+// (senders over all time are not served: distinctServed).
 func allTimeFigure(ctx context.Context, reader Reader, chain netinfo.Chain, m chainMetric, h int64) (metricFigure, error) {
 	months, err := readBuckets(ctx, reader, chain, metricdata.Month, 0, h)
 	if err != nil {
@@ -142,13 +166,8 @@ func allTimeFigure(ctx context.Context, reader Reader, chain netinfo.Chain, m ch
 	b := mergeChainBuckets(months)
 	if role, ok := distinctRole(m); ok {
 		n := b.CumulativeAddresses
-		switch role {
-		case metricdata.Deployer:
+		if role == metricdata.Deployer {
 			n = b.CumulativeDeployers
-		case metricdata.Sender:
-			if n, err = reader.ActiveSince(ctx, chain, role, 0); err != nil {
-				return metricFigure{}, fmt.Errorf("counting the senders of %s: %w", chain, err)
-			}
 		}
 		b = metricdata.ChainBucket{}
 		setDistinct(&b, role, n)
