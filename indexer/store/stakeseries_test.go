@@ -121,7 +121,7 @@ func TestStakingSeries(t *testing.T) {
 	model := []stakeInterval{
 		{weight: 2000, from: genesisTime, until: forever},
 		{weight: 3000, from: genesisTime, until: forever},
-		{weight: 7000, from: day + 200, until: forever},        // promoted by block 3's time
+		{weight: 7000, from: day + 200, until: forever},                // promoted by block 3's time
 		{subnet: subS, weight: 11, from: day + 600, until: 2*day + 50}, // AdvanceTimeTx, then its end
 		{delegator: true, weight: 500, from: day + 900, until: 4 * day},
 		{subnet: subS, weight: 13, from: 2*day + 50, until: 4*day + 10},
