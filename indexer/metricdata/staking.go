@@ -1,6 +1,10 @@
 package metricdata
 
-import "math/big"
+import (
+	"math/big"
+
+	"github.com/ava-labs/avalanchego/ids"
+)
 
 // StakingFigures are what platform.getCurrentValidators would answer about
 // one subnet's current validator set: how many validators and delegators
@@ -75,4 +79,13 @@ func orZero(n *big.Int) *big.Int {
 		return new(big.Int)
 	}
 	return n
+}
+
+// ValidatorRewardAddresses is one validation of a subnet's validator that
+// getValidatorsByDateRange lists: its staking tx, its start (the sort key)
+// and the addresses that receive its validation rewards.
+type ValidatorRewardAddresses struct {
+	TxID      ids.ID
+	Start     int64
+	Addresses []ids.ShortID
 }
