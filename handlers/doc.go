@@ -38,6 +38,8 @@
 //	data-health-check                            GET   /v1/health-check                                                            data_health_check.go
 //	live-check                                   GET   /v1/live-check                                                              live_check.go
 //	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
+//	getStakingMetrics                            GET   /metrics/v2/networks/{network}/metrics/{metric}                             metrics/get_staking_metrics.go
+//	getValidatorsByDateRange                     GET   /metrics/v2/subnets/{subnetId}/validators:getAddresses                      metrics/get_validators_by_date_range.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
 //	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
 //	supportedChains                              GET   /v1/chains                                                                  evm/supported_chains.go

@@ -27,6 +27,7 @@ type Fakes struct {
 	Staking          *Staking
 	Platform         *Platform
 	Vertices         *Vertices // nil: no vertex reader
+	StakeSeries      StakeSeries // the staking series (metrics_staking_fake.go)
 }
 
 type TPSCall struct {
