@@ -27,7 +27,9 @@ type Fakes struct {
 	Staking          *Staking
 	Platform         *Platform
 	Vertices         *Vertices // nil: no vertex reader
-	StakeSeries      StakeSeries // the staking series (metrics_staking_fake.go)
+
+	// StakeSeries is the staking series (metrics_staking_fake.go).
+	StakeSeries StakeSeries
 }
 
 type TPSCall struct {
