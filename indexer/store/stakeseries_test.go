@@ -199,3 +199,25 @@ func TestStakingSeriesModelMoves(t *testing.T) {
 	require.Equal(t, uint64(1), f.DelegatorCount)
 	require.Zero(t, modelFigures([]stakeInterval{{weight: 5, from: 1, until: 3}}, ids.Empty, 3).ValidatorCount)
 }
+
+// A store that did not count from genesis (here: no P-chain genesis known,
+// as for an index written before the staking rows) says from which block
+// it counts, so readers refuse its figures.
+func TestStakingSeriesCountedFrom(t *testing.T) {
+	f := newFixture()
+	s, err := Open(t.TempDir(), logging.NoLog{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	s.SetPrimaryNetwork(testNetwork(map[netinfo.Chain]*pdata.Block{}))
+	create := f.tx("cs", "CreateSubnetTx", nil)
+	create.Subnet = ids.ID{'S'}
+	v := f.tx("v", "AddSubnetValidatorTx", nil)
+	v.Staker = &pdata.Staker{NodeID: ids.NodeID{1}, Subnet: ids.ID{'S'}, Start: 5000, End: 9000, Weight: 3}
+	writeP(t, s, []*pdata.Block{{Number: 1, ID: ids.ID{1}, Timestamp: 5000, Durango: true, Txs: []*pdata.Tx{create, v}}})
+	got, err := s.StakingSeries(context.Background(), ids.ID{'S'}, 0, day, 10)
+	require.NoError(t, err)
+	require.True(t, got.SubnetKnown)
+	require.Equal(t, uint64(1), got.CountedFrom)
+	require.Len(t, got.Days, 1)
+	require.Equal(t, uint64(1), got.Days[0].Figures.ValidatorCount)
+}
