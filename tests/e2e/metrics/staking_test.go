@@ -18,6 +18,7 @@ import (
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
+	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary/common"
@@ -113,10 +114,10 @@ func avadataStakingFigures(t *testing.T, ctx context.Context, subnet ids.ID) (st
 // checkStakingNow compares avadata's newest day with the node's current set
 // for every subnet, at one P-chain height both stand at (retried while the
 // P-chain moves).
-func checkStakingNow(t *testing.T, ctx context.Context, when string) {
+func checkStakingNow(t *testing.T, ctx context.Context, when string, more ...ids.ID) map[ids.ID]stakingFigures {
 	t.Helper()
 	uri := env.URI(t)
-	subnets := []ids.ID{constants.PrimaryNetworkID}
+	subnets := append([]ids.ID{constants.PrimaryNetworkID}, more...)
 	seen := map[string]bool{}
 	for _, b := range truth.Blockchains(t, ctx, uri) {
 		if id, err := ids.FromString(b.SubnetID); err == nil && id != constants.PrimaryNetworkID && !seen[b.SubnetID] {
@@ -151,9 +152,10 @@ func checkStakingNow(t *testing.T, ctx context.Context, when string) {
 			}
 			require.Equal(t, want, got[s], "%s: subnet %s at P height %d", when, s, h)
 		}
-		t.Logf("staking %s: P height %d, %d subnets match the node (primary: %v)", when, h, len(subnets),
-			node[constants.PrimaryNetworkID])
-		return
+		for _, s := range subnets {
+			t.Logf("staking %s: P height %d, subnet %s matches the node: %v", when, h, s, node[s])
+		}
+		return node
 	}
 }
 
@@ -186,6 +188,8 @@ func TestMetricsStakingSeries(t *testing.T) {
 	walletD, err := primary.MakePWallet(ctx, uri, secp256k1fx.NewKeychain(keyD), primary.WalletConfig{})
 	require.NoError(t, err)
 
+	l1 := makeStakingL1(t, ctx, opts)
+
 	vdr := harness.NewBLSValidator(t)
 	t0 := time.Now()
 	vtx, err := walletS.IssueAddPermissionlessValidatorTx(&txs.SubnetValidator{
@@ -197,7 +201,9 @@ func TestMetricsStakingSeries(t *testing.T) {
 		Subnet:    constants.PrimaryNetworkID}, avaxID, owner(keyD), opts...)
 	require.NoError(t, err, "adding the delegator")
 
-	checkStakingNow(t, ctx, "while both are current")
+	now := checkStakingNow(t, ctx, "while both are current", l1)
+	require.Equal(t, stakingFigures{"validatorCount": "2", "validatorWeight": "107", "delegatorCount": "0",
+		"delegatorWeight": "0"}, now[l1], "the L1: its legacy subnet validator and its L1 validator")
 	active, _ := avadataStakingFigures(t, ctx, constants.PrimaryNetworkID)
 	requireAdded(t, before, active, "validatorCount", 1)
 	requireAdded(t, before, active, "delegatorCount", 1)
@@ -223,9 +229,12 @@ func TestMetricsStakingSeries(t *testing.T) {
 	require.True(t, found, "validation %s (start %d, rewards to %s) in %+v", vtx.ID(), start, pAddr, items)
 
 	waitStakerGone(t, ctx, uri, dtx.ID(), vdr.NodeID)
-	checkStakingNow(t, ctx, "after the delegation's reward tx")
+	waitSubnetValidators(t, ctx, uri, l1, 1)
+	now = checkStakingNow(t, ctx, "after the delegation's reward tx and the legacy subnet validator's end", l1)
+	require.Equal(t, "1", now[l1]["validatorCount"], "the chain time ended the legacy subnet validator")
+	require.Equal(t, "100", now[l1]["validatorWeight"])
 	waitStakerGone(t, ctx, uri, vtx.ID(), vdr.NodeID)
-	checkStakingNow(t, ctx, "after the validator's reward tx")
+	checkStakingNow(t, ctx, "after the validator's reward tx", l1)
 	after, _ := avadataStakingFigures(t, ctx, constants.PrimaryNetworkID)
 	require.Equal(t, before, after, "every stake of the test ended")
 }
@@ -288,3 +297,70 @@ func waitStakerGone(t *testing.T, ctx context.Context, uri string, txID ids.ID, 
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// makeStakingL1 makes an L1 with a validator of each kind: EWOQ creates a
+// subnet, adds a genesis validator's node as a permissioned subnet
+// validator (weight 7) for 24 s, then converts the subnet to an L1 with one
+// L1 validator (weight 100, a fresh node) while the legacy one is still
+// current. It returns the subnet ID.
+func makeStakingL1(t *testing.T, ctx context.Context, opts []common.Option) ids.ID {
+	t.Helper()
+	uri := env.URI(t)
+	kc := secp256k1fx.NewKeychain(genesis.EWOQKey)
+	w, err := primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{})
+	require.NoError(t, err)
+	ewoqOwner := &secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{genesis.EWOQKey.Address()}}
+	tx, err := w.IssueCreateSubnetTx(ewoqOwner, opts...)
+	require.NoError(t, err, "CreateSubnetTx")
+	subnet := tx.ID()
+	w, err = primary.MakePWallet(ctx, uri, kc, primary.WalletConfig{SubnetIDs: []ids.ID{subnet}})
+	require.NoError(t, err)
+
+	var reply struct {
+		Validators []struct {
+			NodeID  ids.NodeID `json:"nodeID"`
+			EndTime string     `json:"endTime"`
+		} `json:"validators"`
+	}
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getCurrentValidators", struct{}{}, &reply))
+	var node ids.NodeID
+	for _, v := range reply.Validators {
+		if end, _ := strconv.ParseInt(v.EndTime, 10, 64); end > time.Now().Add(time.Hour).Unix() {
+			node = v.NodeID
+		}
+	}
+	require.NotEqual(t, ids.EmptyNodeID, node, "a primary validator lasting an hour")
+	_, err = w.IssueAddSubnetValidatorTx(&txs.SubnetValidator{
+		Validator: txs.Validator{NodeID: node, End: uint64(time.Now().Add(24 * time.Second).Unix()), Wght: 7},
+		Subnet:    subnet}, opts...)
+	require.NoError(t, err, "AddSubnetValidatorTx")
+
+	l1v := harness.NewBLSValidator(t)
+	owner := message.PChainOwner{Threshold: 1, Addresses: []ids.ShortID{genesis.EWOQKey.Address()}}
+	_, err = w.IssueConvertSubnetToL1Tx(subnet, env.Net(t).EVMChains()[1].BlockchainID, []byte{0xAB},
+		[]*txs.ConvertSubnetToL1Validator{{NodeID: l1v.NodeID.Bytes(), Weight: 100, Balance: units.Avax,
+			Signer: *l1v.PoP, RemainingBalanceOwner: owner, DeactivationOwner: owner}}, opts...)
+	require.NoError(t, err, "ConvertSubnetToL1Tx")
+	return subnet
+}
+
+// waitSubnetValidators waits until the node lists n current validators of
+// subnet.
+func waitSubnetValidators(t *testing.T, ctx context.Context, uri string, subnet ids.ID, n int) {
+	t.Helper()
+	for {
+		var reply struct {
+			Validators []json.RawMessage `json:"validators"`
+		}
+		require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getCurrentValidators",
+			map[string]any{"subnetID": subnet.String()}, &reply))
+		if len(reply.Validators) == n {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("subnet %s kept %d validators, want %d: %v", subnet, len(reply.Validators), n, ctx.Err())
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
