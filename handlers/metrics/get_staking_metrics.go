@@ -89,7 +89,7 @@ func (s *server) serveStakingMetrics(w http.ResponseWriter, r *http.Request, hei
 	}
 	if series.CountedFrom > 0 {
 		return api.NewError(http.StatusServiceUnavailable,
-			"the staking figures are counted from P-chain block %d only: this index was written by a version that kept none before it; rebuild the index to serve them",
+			"the staking figures are counted from P-chain block %d, not from genesis (an index written before avadata kept them, or a network whose P-chain genesis avadata does not know): an index rebuilt from genesis serves them",
 			series.CountedFrom)
 	}
 	days, hasMore := api.TrimPage(series.Days, pg.Size)

@@ -133,7 +133,7 @@ func TestStakingMetricsErrors(t *testing.T) {
 	s := f.StakeSeries.Series[constants.PrimaryNetworkID]
 	s.CountedFrom = 77
 	f.StakeSeries.Series[constants.PrimaryNetworkID] = s
-	handlertest.RequireMetricsError(t, srv.Get(t, stakingBase+"testnet/metrics/validatorCount"), 503, "block 77", "rebuild")
+	handlertest.RequireMetricsError(t, srv.Get(t, stakingBase+"testnet/metrics/validatorCount"), 503, "block 77", "rebuilt")
 }
 
 func TestStakingMetricsTokenBindsQuery(t *testing.T) {
