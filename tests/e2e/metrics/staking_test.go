@@ -164,7 +164,20 @@ func TestMetricsStakingSeries(t *testing.T) {
 	defer cancel()
 	uri := env.URI(t)
 	checkStakingNow(t, ctx, "before")
-	before, _ := avadataStakingFigures(t, ctx, constants.PrimaryNetworkID)
+	before, newestDay := avadataStakingFigures(t, ctx, constants.PrimaryNetworkID)
+	// The primary network's series is dense and newest first, paged, back
+	// to the genesis day, where the genesis validators stand.
+	days := harness.ListAll[struct {
+		Value     json.Number `json:"value"`
+		Timestamp int64       `json:"timestamp"`
+	}](t, ctx, env.Metrics(t)+"/v2/networks/testnet/metrics/validatorCount?pageSize=500", "results", 500)
+	require.NotEmpty(t, days)
+	require.Equal(t, newestDay, days[0].Timestamp)
+	for i := 1; i < len(days); i++ {
+		require.Equal(t, days[i-1].Timestamp-86400, days[i].Timestamp, "day %d of the series", i)
+	}
+	t.Logf("the primary network's validatorCount series: %d days, %s on the first (%s)", len(days),
+		days[len(days)-1].Value, time.Unix(days[len(days)-1].Timestamp, 0).UTC().Format(time.DateOnly))
 
 	// Fund a validator key and a delegator key from EWOQ.
 	keyS, err := secp256k1.NewPrivateKey()
