@@ -21,9 +21,9 @@ import (
 const routeStakingMetrics = "getStakingMetrics"
 
 const (
-	paramMetric       = "metric"
-	paramSubnetID     = "subnetId"
-	paramTimeInterval = "timeInterval"
+	paramStakingMetric       = "metric"
+	paramSubnetID            = "subnetId"
+	paramStakingTimeInterval = "timeInterval"
 )
 
 // stakingMetricsPaging pages the staking series: pageSize 1..2160 (default
@@ -46,13 +46,13 @@ func (s *server) serveStakingMetrics(w http.ResponseWriter, r *http.Request, hei
 	if err := api.ResolveNetwork(vars[api.ParamNetwork], s.Network()); err != nil {
 		return err
 	}
-	metric, err := parseStakingMetric(vars[paramMetric])
+	metric, err := parseStakingMetric(vars[paramStakingMetric])
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
-	if _, ok := q[paramTimeInterval]; ok {
-		return api.BadRequest("getStakingMetrics takes no %s: its series is daily (UTC days)", paramTimeInterval)
+	if _, ok := q[paramStakingTimeInterval]; ok {
+		return api.BadRequest("getStakingMetrics takes no %s: its series is daily (UTC days)", paramStakingTimeInterval)
 	}
 	subnet, err := parseOptionalSubnet(q)
 	if err != nil {
@@ -118,7 +118,7 @@ func parseStakingMetric(raw string) (metricdata.StakingMetric, error) {
 	for _, m := range metricdata.StakingMetrics() {
 		names = append(names, string(m))
 	}
-	return "", api.BadRequest("invalid %s '%s': must be one of %s", paramMetric, api.Truncate(raw), api.QuoteList(names))
+	return "", api.BadRequest("invalid %s '%s': must be one of %s", paramStakingMetric, api.Truncate(raw), api.QuoteList(names))
 }
 
 // parseOptionalSubnet reads the subnetId query: absent (or empty) is the
