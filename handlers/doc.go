@@ -46,6 +46,8 @@
 //	getMetricsBySubnetId                         GET   /metrics/v2/subnet/{subnetId}/metrics/{metric}                              metrics/get_metrics_by_subnet_id.go
 //	getMetricsByValidationId                     GET   /metrics/v2/validation/{l1ValidationId}/metrics/{metric}                    metrics/get_metrics_by_validation_id.go
 //	getTotalL1ValidatorMetrics                   GET   /metrics/v2/validators/metrics/{metric}                                     metrics/get_total_l1_validator_metrics.go
+//	getStakingMetrics                            GET   /metrics/v2/networks/{network}/metrics/{metric}                             metrics/get_staking_metrics.go
+//	getValidatorsByDateRange                     GET   /metrics/v2/subnets/{subnetId}/validators:getAddresses                      metrics/get_validators_by_date_range.go
 //	metrics-health-check                         GET   /metrics/v2/health-check                                                    metrics/metrics_health_check.go
 //	metrics-live-check                           GET   /metrics/v2/live-check                                                      metrics/metrics_live_check.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go

@@ -34,6 +34,9 @@ type Fakes struct {
 	// the queries it was asked.
 	L1Fees       func(metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
 	L1FeeQueries []metricdata.L1FeeQuery
+
+	// StakeSeries is the staking series (metrics_staking_fake.go).
+	StakeSeries StakeSeries
 }
 
 type TPSCall struct {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/ava-labs/avalanchego/ids"
+
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/store"
 )
 
@@ -31,6 +34,16 @@ type Reader interface {
 	ActiveSince(ctx context.Context, chain netinfo.Chain, role metricdata.Role, hour int64) (uint64, error)
 	// L1FeeSeries returns the daily L1 validator fee series q asks.
 	L1FeeSeries(ctx context.Context, q metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
+	// StakingSeries returns a subnet's daily staking figures for the days
+	// from the one holding from to the one holding to, newest first, at
+	// most limit (getStakingMetrics).
+	StakingSeries(ctx context.Context, subnet ids.ID, from, to int64, limit int) (metricdata.StakingSeries, error)
+	// ValidatorRewardAddresses lists the validations of a subnet's
+	// validators overlapping [from, to] with their reward addresses, after
+	// a position, at most limit; known says the subnet exists
+	// (getValidatorsByDateRange).
+	ValidatorRewardAddresses(ctx context.Context, subnet ids.ID, from, to int64, after *pdata.StakerPos,
+		limit int) ([]metricdata.ValidatorRewardAddresses, bool, error)
 }
 
 // server serves the metrics service's operations.
@@ -55,5 +68,7 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 		{Name: routeGetMetricsBySubnetID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnet/{subnetId}/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of a subnet", Handler: s.Adapt(s.serveGetMetricsBySubnetID)},
 		{Name: routeGetMetricsByValidationID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validation/{l1ValidationId}/metrics/{metric}", Summary: "daily fees of an L1 validation", Handler: s.Adapt(s.serveGetMetricsByValidationID)},
 		{Name: routeGetTotalL1ValidatorMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validators/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of every L1", Handler: s.Adapt(s.serveGetTotalL1ValidatorMetrics)},
+		{Name: routeStakingMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/networks/{network}/metrics/{metric}", Summary: "daily validator and delegator counts and weights of a subnet", Handler: s.Adapt(s.serveStakingMetrics)},
+		{Name: routeValidatorsByDateRange, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnets/{subnetId}/validators:getAddresses", Summary: "reward addresses of a subnet's validations over a time frame", Handler: s.Adapt(s.serveValidatorsByDateRange)},
 	}
 }

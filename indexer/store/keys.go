@@ -75,6 +75,17 @@ import (
 //	0x3A  l1weight | validationID(32)                        weight(8) of an L1 validation now: what its creating tx
 //	                                                         gave it, then each SetL1ValidatorWeightTx (0: removed)
 //	                                                         (l1validationstate.go)
+//	0x3B  stkday | subnetID(32) | day(8)                     staking figures (stakeseries.go): validator count,
+//	                                                         weight(16), delegator count, weight(16) of the subnet's
+//	                                                         current set after the last block of the UTC day that
+//	                                                         changed it (a day without a row carries the newest
+//	                                                         earlier one)
+//	0x3C  stknow | 0 | subnetID(32)                          the subnet's staking figures now (as 0x3B)
+//	0x3C  stknow | 1 | time(8) | event(1) | txID(32)         "" : what the P-chain time reaching time does to the
+//	                                                         current set: event 0 a pre-Durango pending staker
+//	                                                         becomes current, 1 a permissioned subnet validator ends
+//	0x3C  stknow | 2                                         the P-chain height(8) the figures count from (0: genesis;
+//	                                                         a store written before them starts where it resumed)
 //	0x3D  l1fday | dayStart(8)                               the L1 validator fee series' day (l1feeseries.go): accrued
 //	                                                         fees and the total charged to every L1 validation after
 //	                                                         the day's last P block, validations charged that day,
@@ -175,9 +186,7 @@ import (
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
-// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG; the Metrics
-// API's rows: 0x9B-0x9E an EVM chain's activity buckets, 0x3B-0x3C the
-// staking series, 0x3D-0x3F the L1 validator fee series.
+// aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
 //
 // Vertex rows (0x42-0x44, 0x46) are the X-chain's only and carry no chain byte;
 // the vertex writer advances the X-chain's StreamVertices cursor. It also
@@ -238,6 +247,8 @@ const (
 	tagL1End    byte = 0x38
 	tagL1Active byte = 0x39
 	tagL1Weight byte = 0x3A
+	tagStakeDay byte = 0x3B
+	tagStakeNow byte = 0x3C
 	tagL1FeeDay byte = 0x3D
 	tagL1FeeVal byte = 0x3E
 	tagL1FeeBy  byte = 0x3F
