@@ -98,9 +98,9 @@ func (f *Fakes) ChainBuckets(ctx context.Context, chain netinfo.Chain, g metricd
 	return out, nil
 }
 
-// RunningStateFrom is the metrics reader's: the EVM fake's (1, true when
-// there is none).
-func (f *Fakes) RunningStateFrom(ctx context.Context, chain netinfo.Chain) (uint64, bool, error) {
+// ChainMetricsFrom is the metrics reader's: the EVM fake's RunningStateFrom
+// (1, true when there is none).
+func (f *Fakes) ChainMetricsFrom(ctx context.Context, chain netinfo.Chain) (uint64, bool, error) {
 	if f.EVM == nil {
 		return 1, true, nil
 	}

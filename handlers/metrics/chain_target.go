@@ -88,7 +88,7 @@ func (s *server) targetHistory(ctx context.Context, t metricsTarget, heights *ap
 		if err != nil {
 			return metricsHistory{}, fmt.Errorf("reading where the index of %s starts: %w", ci.Chain, err)
 		}
-		derived, ok, err := s.reader.RunningStateFrom(ctx, ci.Chain)
+		derived, ok, err := s.reader.ChainMetricsFrom(ctx, ci.Chain)
 		if err != nil {
 			return metricsHistory{}, fmt.Errorf("reading where the metrics of %s count from: %w", ci.Chain, err)
 		}
@@ -124,8 +124,10 @@ func (mh metricsHistory) checkRunningTotal(what string) error {
 			continue
 		}
 		if h.DerivedFrom > h.From {
-			parts = append(parts, fmt.Sprintf("%s: a back-fill is filling the blocks before block %d, and until it ends "+
-				"the chain's metrics count from block %d", h.Chain, h.DerivedFrom, h.DerivedFrom))
+			// A back-fill filling older blocks, or an index built before
+			// it kept the metric rows (they count from where it resumed).
+			parts = append(parts, fmt.Sprintf("%s: the chain's metrics count from block %d (a back-fill is filling "+
+				"the blocks before it, or the index was built before it kept metrics)", h.Chain, h.DerivedFrom))
 		} else {
 			parts = append(parts, fmt.Sprintf("%s: the chain's metrics count from block %d", h.Starts(), h.DerivedFrom))
 		}
@@ -134,5 +136,6 @@ func (mh metricsHistory) checkRunningTotal(what string) error {
 		return nil
 	}
 	return api.BadRequest("%s; %s is a running total from genesis, which the index cannot know; give the node the chain's "+
-		"full history and set indexFrom (or wait for the back-fill to end)", strings.Join(parts, "; "), what)
+		"full history and set indexFrom (or wait for the back-fill to end, or rebuild an index built before it kept metrics)",
+		strings.Join(parts, "; "), what)
 }

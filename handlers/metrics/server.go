@@ -25,9 +25,11 @@ type Reader interface {
 	// Start is in [from, to], newest first, at most limit. Only buckets
 	// holding a block are stored.
 	ChainBuckets(ctx context.Context, chain netinfo.Chain, g metricdata.Granularity, from, to int64, limit int) ([]metricdata.ChainBucket, error)
-	// RunningStateFrom is where chain's running state, the metric rows
-	// among it, counts from; ok is false while a back-fill re-derives it.
-	RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error)
+	// ChainMetricsFrom is the first block chain's metric rows count (a
+	// chain indexed from above genesis, or an index built before it kept
+	// them, counts from later than 1); ok is false while a back-fill
+	// re-derives them.
+	ChainMetricsFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error)
 	// ActiveSince counts the distinct addresses that had role on chain in
 	// the hour bucket starting at hour or later (their last such hour is
 	// at least hour): the distinct counts of a rolling window.

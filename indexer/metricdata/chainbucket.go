@@ -47,7 +47,8 @@ type ChainBucket struct {
 	FirstBlockTs int64 // timestamp of the bucket's first block
 	LastBlockTs  int64 // timestamp of the bucket's last block
 	// PrevBlockTs is the timestamp of the block before the bucket's first
-	// one (0: none is indexed): avgTps is Txs / (LastBlockTs - PrevBlockTs).
+	// one (FirstBlockTs when none is indexed): avgTps is
+	// Txs / max(1, LastBlockTs - PrevBlockTs).
 	PrevBlockTs int64
 	// MaxTps and MaxGps are the highest rate of one block: its transactions
 	// (gas) over the seconds since the block before it; a block sharing its

@@ -4,6 +4,10 @@ package metricdata
 // metric rows count (the store's 0x9E row): the values every cumulative*
 // metric carries on from.
 type ChainTotals struct {
+	// FirstHeight is the first block counted: the chain's first indexed
+	// block, or, on an index built before it kept the metric rows, the
+	// block it resumed at.
+	FirstHeight uint64
 	// LastHeight and LastBlockTs are the last block counted (0: none yet).
 	LastHeight  uint64
 	LastBlockTs int64

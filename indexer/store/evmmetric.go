@@ -35,8 +35,9 @@ import (
 //
 // They came without a SchemaVersion bump: a store written before holds
 // none for the blocks it has, and its writer starts them at the next block
-// it writes, with totals from zero; such a store gets right ones only by a
-// rebuild.
+// it writes. The totals row records that block (ChainTotals.FirstHeight),
+// and ChainMetricsFrom answers it: the metrics of such a store count from
+// there, as those of a chain indexed from above genesis do, until a rebuild.
 
 // absentHour is the last hour of an address never seen in a role.
 const absentHour int64 = math.MinInt64
@@ -209,6 +210,9 @@ func (w *blockTxn) applyMetrics(b *evmdata.Block, hasPrev bool) error {
 	}
 
 	t := &m.totals
+	if t.LastHeight == 0 {
+		t.FirstHeight = b.Number
+	}
 	t.Txs += txs
 	t.Contracts += contracts
 	t.LastHeight, t.LastBlockTs = b.Number, ts

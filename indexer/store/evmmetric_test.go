@@ -280,7 +280,7 @@ func checkMetrics(t *testing.T, s *Store, blocks []*evmdata.Block, first int) {
 	totals, err := s.ChainMetricTotals(ctx, evmChain)
 	require.NoError(t, err)
 	newest := hours[0]
-	require.Equal(t, metricdata.ChainTotals{LastHeight: blocks[len(blocks)-1].Number, LastBlockTs: newest.LastBlockTs,
+	require.Equal(t, metricdata.ChainTotals{FirstHeight: blocks[first].Number, LastHeight: blocks[len(blocks)-1].Number, LastBlockTs: newest.LastBlockTs,
 		Txs: newest.CumTxs, Addresses: newest.CumAddresses, Contracts: newest.CumContracts, Deployers: newest.CumDeployers}, totals)
 }
 
@@ -344,6 +344,41 @@ func TestEVMMetricRowsFromLaterHeight(t *testing.T) {
 	require.NoError(t, w.Start(ctx, 30))
 	require.NoError(t, w.Apply(ctx, blocks[29:], time.Now()))
 	checkMetrics(t, s, blocks, 29)
+}
+
+// An index built before it kept the metric rows gets them from the block
+// its writer resumes at, and says so: ChainMetricsFrom is that block, and
+// the rows are those of an index that started there.
+func TestChainMetricsFromIndexBuiltBefore(t *testing.T) {
+	ctx := context.Background()
+	blocks := metricChain(5, 120)
+	s := openTest(t, t.TempDir())
+	defer s.Close()
+	w := s.EVMWriter(evmChain)
+	require.NoError(t, w.Apply(ctx, blocks[:40], time.Now()))
+	from, ok, err := s.ChainMetricsFrom(ctx, evmChain)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, uint64(1), from, "an index from genesis counts its metrics from genesis")
+
+	// The index as a version without the metric rows left it.
+	for _, tag := range []byte{tagEMetric, tagELast, tagELastH, tagEMTotals} {
+		require.NoError(t, s.db.DropPrefix(newKey(tag, evmChain)))
+	}
+	s.metricCaches = metricCaches{}
+	require.NoError(t, w.Apply(ctx, blocks[40:], time.Now()))
+	from, ok, err = s.ChainMetricsFrom(ctx, evmChain)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, blocks[40].Number, from)
+	totals, err := s.ChainMetricTotals(ctx, evmChain)
+	require.NoError(t, err)
+	var txs uint64
+	for _, b := range blocks[40:] {
+		txs += uint64(len(b.Txs))
+	}
+	require.Equal(t, txs, totals.Txs, "the running totals count from the block it resumed at")
+	require.Equal(t, blocks[40].Number, totals.FirstHeight)
 }
 
 // A back-fill's re-derive recomputes the metric rows byte for byte as a

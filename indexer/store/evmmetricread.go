@@ -94,3 +94,22 @@ func (s *Store) ChainMetricTotals(ctx context.Context, chain netinfo.Chain) (met
 	}
 	return out, nil
 }
+
+// ChainMetricsFrom is the first block chain's metric rows count, and ok
+// false while a back-fill re-derives them. It is RunningStateFrom, or later
+// on an index built before it kept the metric rows: they count from the
+// block its writer resumed at (ChainTotals.FirstHeight).
+func (s *Store) ChainMetricsFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error) {
+	from, ok, err = s.RunningStateFrom(ctx, chain)
+	if err != nil || !ok {
+		return from, ok, err
+	}
+	totals, err := s.ChainMetricTotals(ctx, chain)
+	if err != nil {
+		return 0, false, err
+	}
+	if totals.LastHeight != 0 && totals.FirstHeight > from {
+		from = totals.FirstHeight
+	}
+	return from, true, nil
+}

@@ -14,7 +14,7 @@ import (
 
 const (
 	metricBucketLen = 1 + 3*8 + 3*32 + 3*8 + 2*16 + 4*8 + 4*8
-	metricTotalsLen = 1 + 6*8
+	metricTotalsLen = 1 + 7*8
 )
 
 type fixedWriter struct{ buf []byte }
@@ -103,6 +103,7 @@ func decodeMetricBucket(g metricdata.Granularity, start int64, v []byte) (metric
 func encodeMetricTotals(t *metricdata.ChainTotals) []byte {
 	w := fixedWriter{buf: make([]byte, 0, metricTotalsLen)}
 	w.buf = append(w.buf, rowVersion1)
+	w.u64(t.FirstHeight)
 	w.u64(t.LastHeight)
 	w.i64(t.LastBlockTs)
 	w.u64(t.Txs)
@@ -117,7 +118,7 @@ func decodeMetricTotals(v []byte) (metricdata.ChainTotals, error) {
 		return metricdata.ChainTotals{}, fmt.Errorf("metric totals row of %d bytes", len(v))
 	}
 	r := fixedReader{buf: v[1:]}
-	return metricdata.ChainTotals{LastHeight: r.u64(), LastBlockTs: r.i64(), Txs: r.u64(), Addresses: r.u64(),
+	return metricdata.ChainTotals{FirstHeight: r.u64(), LastHeight: r.u64(), LastBlockTs: r.i64(), Txs: r.u64(), Addresses: r.u64(),
 		Contracts: r.u64(), Deployers: r.u64()}, nil
 }
 
