@@ -58,16 +58,9 @@ func (s *server) serveStakingMetrics(w http.ResponseWriter, r *http.Request, hei
 	if err != nil {
 		return err
 	}
-	tr, err := parseMetricsRange(q)
+	from, to, err := parseMetricsBounds(q)
 	if err != nil {
 		return err
-	}
-	from, to := int64(0), int64(maxMetricsTimestamp)
-	if tr.Start.Set {
-		from = tr.Start.Value
-	}
-	if tr.End.Set {
-		to = tr.End.Value
 	}
 	s.ReadsChain(heights, netinfo.P)
 	// The token binds the series (subnet, metric and range); its position

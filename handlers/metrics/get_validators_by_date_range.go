@@ -57,16 +57,9 @@ func (s *server) serveValidatorsByDateRange(w http.ResponseWriter, r *http.Reque
 			return err
 		}
 	}
-	tr, err := parseMetricsRange(q)
+	from, to, err := parseMetricsBounds(q)
 	if err != nil {
 		return err
-	}
-	from, to := int64(0), int64(maxMetricsTimestamp)
-	if tr.Start.Set {
-		from = tr.Start.Value
-	}
-	if tr.End.Set {
-		to = tr.End.Value
 	}
 	s.ReadsChain(heights, netinfo.P)
 	pg, err := s.ParsePage(r.Context(), heights, q, validatorsByDateRangePaging(), subnet.String(),

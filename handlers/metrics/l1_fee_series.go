@@ -59,17 +59,11 @@ func parseL1FeeRequest(r *http.Request, q metricdata.L1FeeQuery, metrics []l1Fee
 	if err := refuseL1FeeParams(values); err != nil {
 		return l1FeeRequest{}, err
 	}
-	tr, err := parseMetricsRange(values)
+	from, to, err := parseMetricsBounds(values)
 	if err != nil {
 		return l1FeeRequest{}, err
 	}
-	req.query.From, req.query.To = 0, maxMetricsTimestamp
-	if tr.Start.Set {
-		req.query.From = tr.Start.Value
-	}
-	if tr.End.Set {
-		req.query.To = tr.End.Value
-	}
+	req.query.From, req.query.To = from, to
 	return req, nil
 }
 

@@ -72,3 +72,21 @@ func parseMetricsRange(q url.Values) (api.TimestampRange, error) {
 	}
 	return tr, nil
 }
+
+// parseMetricsBounds reads startTimestamp and endTimestamp as
+// parseMetricsRange does, an absent one taking the widest bound (0, the
+// end of year 9999).
+func parseMetricsBounds(q url.Values) (from, to int64, err error) {
+	tr, err := parseMetricsRange(q)
+	if err != nil {
+		return 0, 0, err
+	}
+	from, to = 0, maxMetricsTimestamp
+	if tr.Start.Set {
+		from = tr.Start.Value
+	}
+	if tr.End.Set {
+		to = tr.End.Value
+	}
+	return from, to, nil
+}
