@@ -195,7 +195,7 @@ func (m chainMetric) value(figures ...metricFigure) json.Number {
 	if m.integer && v.IsInt() {
 		return bigValue(v.Num())
 	}
-	return ratioValue(new(big.Float).SetInt(v.Num()), new(big.Float).SetInt(v.Denom()))
+	return ratioValue(v)
 }
 
 // mergeChainBuckets is one chain's figures over consecutive buckets (a

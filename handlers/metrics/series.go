@@ -40,12 +40,10 @@ func bigValue(n *big.Int) json.Number {
 	return json.Number(n.String())
 }
 
-// ratioValue writes num/den as a float; a zero denominator is 0.
-func ratioValue(num, den *big.Float) json.Number {
-	if den.Sign() == 0 {
-		return "0"
-	}
-	f, _ := new(big.Float).Quo(num, den).Float64()
+// ratioValue writes v as the float64 nearest it (one rounding: a big.Float
+// quotient rounded again to float64 can land an ulp away).
+func ratioValue(v *big.Rat) json.Number {
+	f, _ := v.Float64()
 	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
 }
 
