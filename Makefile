@@ -36,6 +36,7 @@ LOCAL_STAKING_DIR = $(shell $(GO) list -m -f '{{.Dir}}' github.com/ava-labs/aval
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
 .PHONY: test-e2e-evm test-e2e-primary test-e2e-sigagg test-e2e-operator test-e2e-nodeapi test-e2e-adopt
+.PHONY: test-e2e-metrics
 
 all: build
 
@@ -136,9 +137,12 @@ E2E_SIGAGG   := ./tests/e2e/sigagg/
 E2E_OPERATOR := ./tests/e2e/operator/ ./scripts/localnet/...
 E2E_NODEAPI  := ./tests/nodeapi/
 E2E_ADOPT    := ./tests/e2e/adopt/
+# The Metrics API: EVM chain metrics against a recomputation from the nodes'
+# JSON-RPC, kill -9, bad input, staking and L1 fee series, the SDK's metrics.*.
+E2E_METRICS  := ./tests/e2e/metrics/
 
 test-e2e: build
-	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG) $(E2E_ADOPT)
+	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG) $(E2E_ADOPT) $(E2E_METRICS)
 
 test-e2e-evm: build
 	$(E2E_TEST) $(E2E_EVM)
@@ -158,6 +162,9 @@ test-e2e-nodeapi: build
 test-e2e-adopt: build
 	$(E2E_TEST) $(E2E_ADOPT)
 
+test-e2e-metrics: build
+	$(E2E_TEST) $(E2E_METRICS)
+
 # The official SDK (@avalanche-sdk/chainkit, tests/sdk) against the shared
 # networks' avadata: every EVM operation on both EVM chains
 # (TestEVMSDKConformance of make test-e2e-evm) and every primary-network
@@ -166,7 +173,7 @@ test-e2e-adopt: build
 # (needs node and npm).
 .PHONY: test-sdk
 test-sdk: build
-	$(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run 'SDK' ./tests/e2e/evm/ ./tests/e2e/primary/
+	$(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run 'SDK' ./tests/e2e/evm/ ./tests/e2e/primary/ ./tests/e2e/metrics/
 
 # Benchmarks: results go in the issue notes; nothing is asserted on speed.
 # The store ones index AVADATA_BENCH_TXS synthetic transactions (default
