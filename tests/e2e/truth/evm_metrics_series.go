@@ -236,3 +236,20 @@ func Rolling(metric string, chains []*ChainMetrics) (map[string]MetricsValue, er
 	}
 	return out, nil
 }
+
+// MatchesNumber reports whether got, a number as a JavaScript client
+// parsed and wrote it back (the SDK: every value a float64), is v read the
+// same way: the float64 nearest to v (within 4 ulps for a sum of
+// separately rounded ratios).
+func (v MetricsValue) MatchesNumber(got float64) bool {
+	var want float64
+	if v.Int != nil {
+		want, _ = new(big.Float).SetInt(v.Int).Float64()
+	} else {
+		want, _ = v.Ratio.Float64()
+	}
+	if !v.Summed {
+		return got == want
+	}
+	return math.Abs(got-want) <= 4*math.Abs(math.Nextafter(want, math.Inf(1))-want)
+}
