@@ -139,7 +139,7 @@ func (f *sdkMetricsFixture) checks(t *testing.T) []harness.SDKCheck {
 				require.NoError(t, err)
 				name := fmt.Sprintf("%s %s by %s", tg.id, metric, g)
 				req := harness.SDKReq{"chainId": tg.id, "metric": metric, "timeInterval": string(g), "pageSize": 1}
-				add(harness.SDKSucceeds(name, "metricsChainsGetMetrics", req).Some().AllPages(len(want)+1).
+				add(harness.SDKSucceeds(name, "metricsChainsGetMetrics", req).Some().AllPages(len(want) + 1).
 					EveryPage(seriesCheck(name, want)))
 			}
 		}
