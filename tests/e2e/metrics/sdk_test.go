@@ -29,7 +29,8 @@ import (
 // network testnet, which names a local node's own network), the L1
 // validator fee series (total, per node, per subnet, per validation) and
 // validators:getAddresses, and unknown chains that must get their typed
-// error. Each call must parse (no ResponseValidationError, no key lost);
+// error (BadRequestError: an unknown EVM chain is a 400 on every route, as
+// on the Data API's). Each call must parse (no ResponseValidationError, no key lost);
 // each chain metric and rolling window value must equal the recomputation
 // from the node (truth.ChainMetrics) as a float64 (the SDK's numbers), and
 // each staking and L1 fee series the raw HTTP reply.
@@ -120,9 +121,9 @@ func (f *sdkMetricsFixture) checks(t *testing.T) []harness.SDKCheck {
 		harness.SDKSucceeds("live check", "metricsLiveCheck", harness.SDKReq{}),
 		harness.SDKSucceeds("chains", "metricsChainsList", harness.SDKReq{}).Some().AllPages(10),
 		harness.SDKSucceeds("chains of testnet", "metricsChainsList", harness.SDKReq{"network": "testnet"}).Some().AllPages(10),
-		harness.SDKFails("getChain of an unknown chain", "metricsChainsGet", harness.SDKReq{"chainId": "999999"}, "NotFoundError", 404),
+		harness.SDKFails("getChain of an unknown chain", "metricsChainsGet", harness.SDKReq{"chainId": "999999"}, "BadRequestError", 400),
 		harness.SDKFails("getMetrics of an unknown chain", "metricsChainsGetMetrics",
-			harness.SDKReq{"chainId": "999999", "metric": "txCount"}, "NotFoundError", 404),
+			harness.SDKReq{"chainId": "999999", "metric": "txCount"}, "BadRequestError", 400),
 		harness.SDKFails("getMetrics of mainnet on a local network", "metricsChainsGetMetrics",
 			harness.SDKReq{"chainId": "mainnet", "metric": "txCount"}, "BadRequestError", 400),
 	)
