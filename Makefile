@@ -171,6 +171,7 @@ test-e2e-metrics: build
 # operation on P, X and C (TestPrimarySDKConformance of make
 # test-e2e-primary), alone. It installs the SDK with npm ci on first use
 # (needs node and npm).
+# Also every Metrics API operation (TestMetricsSDKConformance of make test-e2e-metrics).
 .PHONY: test-sdk
 test-sdk: build
 	$(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run 'SDK' ./tests/e2e/evm/ ./tests/e2e/primary/ ./tests/e2e/metrics/
