@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -319,6 +318,8 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 	case backfillFilling:
 		row.Phase = backfillClearing
 	case backfillClearing:
+		// The cached metric rows go with the stored ones, committed or not.
+		defer s.dropMetricCache(chain)
 		cleared, err := clearRunningState(ctx, txn)
 		if err != nil {
 			return 0, false, fmt.Errorf("clearing %s running state: %w", chain, err)
@@ -331,6 +332,9 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 			return 0, false, err
 		}
 		done = row.Next >= cursor.NextHeight
+		if err := txn.flushMetrics(); err != nil {
+			return 0, false, fmt.Errorf("writing %s metric rows: %w", chain, err)
+		}
 	default:
 		return 0, false, fmt.Errorf("%s back-fill row in phase %d", chain, row.Phase)
 	}
@@ -346,6 +350,7 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 	if txn.contractsWritten {
 		s.contracts.invalidate(chain)
 	}
+	txn.metricsCommitted(err == nil)
 	if err != nil {
 		s.running.set(chain, nil) // a failed commit may still have been applied
 		return 0, false, fmt.Errorf("committing a %s re-derive step: %w", chain, err)
@@ -362,7 +367,8 @@ func (w *EVMWriter) Rederive(ctx context.Context, blocks int) (next uint64, done
 // a re-derive recomputes (the block rows' cumulative counts are rewritten
 // in place).
 func runningStateTags() []byte {
-	return []byte{tagNFTOwner, tagNFTBy, tagHolder, tagColl, tag1155, tagHolderH, tagCollH, tagNFTByH}
+	return []byte{tagNFTOwner, tagNFTBy, tagHolder, tagColl, tag1155, tagHolderH, tagCollH, tagNFTByH,
+		tagEMetric, tagELast, tagELastH, tagEMTotals}
 }
 
 // clearRunningState deletes running state rows of txn's chain until half
@@ -401,14 +407,18 @@ const clearBatch = 20000
 // the next height still to do.
 func (w *EVMWriter) rederiveBlocks(ctx context.Context, txn *blockTxn, next uint64, cursor Cursor, n int) (uint64, error) {
 	end := min(next+uint64(n), cursor.NextHeight)
-	// One scan for the step's NFT transfers: an iterator of a transaction
-	// holding writes costs as much as the writes to open.
-	transfers, err := w.nftTransfers(ctx, txn, next, end)
+	// One scan per keyspace for the step's transfers and txs: an iterator
+	// of a transaction holding writes costs as much as the writes to open.
+	transfers, err := w.storedTransfers(ctx, txn, next, end)
 	if err != nil {
 		return 0, fmt.Errorf("reading %s transfers of blocks %d..%d: %w", w.chain, next, end-1, err)
 	}
+	txs, err := w.storedMetricTxs(ctx, txn, next, end, transfers)
+	if err != nil {
+		return 0, fmt.Errorf("reading %s txs of blocks %d..%d: %w", w.chain, next, end-1, err)
+	}
 	for ; next < end; next++ {
-		if err := w.rederiveBlock(txn, next, cursor.FirstHeight, transfers[next]); err != nil {
+		if err := w.rederiveBlock(txn, next, cursor.FirstHeight, nftMoves(transfers[next]), txs[next]); err != nil {
 			return 0, fmt.Errorf("re-deriving %s block %d: %w", w.chain, next, err)
 		}
 		if txn.overHalf() {
@@ -418,37 +428,11 @@ func (w *EVMWriter) rederiveBlocks(ctx context.Context, txn *blockTxn, next uint
 	return next, nil
 }
 
-// nftTransfers reads the ERC-721 and ERC-1155 transfers of blocks [from,
-// to), by block, in log order.
-func (w *EVMWriter) nftTransfers(ctx context.Context, txn *blockTxn, from, to uint64) (map[uint64][]evmdata.TokenTransfer, error) {
-	prefix := newKey(tagEVMXfer, w.chain)
-	out := map[uint64][]evmdata.TokenTransfer{}
-	err := scanRange(ctx, txn.txn, prefix, prefix.u64(from), prefix.u64(to), false, func(item *badger.Item) (bool, error) {
-		key := item.Key()[len(prefix):]
-		if len(key) != 8+4+2 {
-			return false, fmt.Errorf("transfer key of %d bytes", len(item.Key()))
-		}
-		v, err := item.ValueCopy(nil)
-		if err != nil {
-			return false, err
-		}
-		it, err := decodeTransfer(binary.BigEndian.Uint32(key[8:]), binary.BigEndian.Uint16(key[12:]), v)
-		if err != nil {
-			return false, err
-		}
-		if it.Kind == evmdata.Erc721 || it.Kind == evmdata.Erc1155 {
-			h := binary.BigEndian.Uint64(key)
-			out[h] = append(out[h], it.TokenTransfer)
-		}
-		return true, nil
-	})
-	return out, err
-}
-
 // rederiveBlock writes block h's running state as the ordered writer does:
-// its cumulative tx count, the C-chain's burn totals, and the NFT moves of
-// its transfers in log order.
-func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []evmdata.TokenTransfer) error {
+// its cumulative tx count, the C-chain's burn totals, the NFT moves of its
+// transfers in log order, and its metric rows (from its txs as
+// storedMetricTxs rebuilds them).
+func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []evmdata.TokenTransfer, txs []evmdata.Tx) error {
 	k := newKey(tagEVMBlock, w.chain).u64(h)
 	v, err := txn.get(k)
 	if err != nil {
@@ -480,6 +464,9 @@ func (w *EVMWriter) rederiveBlock(txn *blockTxn, h, first uint64, transfers []ev
 	}
 	if err := w.rederiveCBurns(txn, h, row.FeesSpent); err != nil {
 		return fmt.Errorf("the burn totals: %w", err)
+	}
+	if err := txn.applyMetrics(&evmdata.Block{Number: h, Timestamp: row.Timestamp, Txs: txs}, h > max(first, 1)); err != nil {
+		return fmt.Errorf("the metric rows: %w", err)
 	}
 	for i := range transfers {
 		t := &transfers[i]

@@ -68,11 +68,18 @@ func randomChain(seed uint64, n int) []*evmdata.Block {
 					From: pick(contracts), To: pick(addrs), Value: big.NewInt(int64(r.IntN(9)))})
 			}
 			if r.IntN(6) == 0 && tx.Status == 1 {
+				// A creation tx, shaped as evmchain makes it: no recipient,
+				// the receipt's contract address, and for a contract-made
+				// contract the trace's CREATE frame.
 				created := pick(contracts)
+				tx.To, tx.ContractAddress = nil, &created
 				tx.Creations = append(tx.Creations, evmdata.ContractCreation{Address: created, Deployer: tx.From})
 				if r.IntN(2) == 0 {
-					tx.Creations = append(tx.Creations, evmdata.ContractCreation{Address: common.HexToAddress("0xfac"),
+					factoryMade := common.HexToAddress("0xfac")
+					tx.Creations = append(tx.Creations, evmdata.ContractCreation{Address: factoryMade,
 						Deployer: tx.From, DeployerContract: created})
+					tx.Internal = append(tx.Internal, evmdata.InternalTx{Index: 2, Type: evmdata.Create2,
+						From: created, To: factoryMade, Value: new(big.Int)})
 				}
 			}
 			txs = append(txs, tx)

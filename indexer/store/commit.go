@@ -129,6 +129,9 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 	if err := w.flushTPS(); err != nil {
 		return 0, overflowOr(err, n-1)
 	}
+	if err := w.flushMetrics(); err != nil {
+		return 0, overflowOr(err, n-1)
+	}
 	if err := w.set(cursorKey(chain, stream), next.encode()); err != nil {
 		return 0, overflowOr(err, n-1)
 	}
@@ -136,6 +139,7 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 	if w.contractsWritten { // committed or not: a failed commit may still have been applied
 		s.contracts.invalidate(chain)
 	}
+	w.metricsCommitted(err == nil)
 	if err != nil {
 		return 0, fmt.Errorf("committing %s blocks %d..%d: %w", chain, blocks[0].Height(), last.Height(), err)
 	}
@@ -203,6 +207,9 @@ type blockTxn struct {
 	// backfillRead): the follower's blocks leave the running state to it.
 	rederiving   bool
 	backfillRead bool
+	// metrics are the EVM metric rows the transaction's blocks changed,
+	// written at its commit (evmmetric.go); nil until a block counts.
+	metrics *metricTxn
 }
 
 // previousBlock reads the stored record of the block before height, the

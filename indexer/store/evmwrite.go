@@ -56,6 +56,13 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
 		}
 	}
+	if skip, err := txn.skipRunningState(); err != nil {
+		return err
+	} else if !skip { // a back-fill's re-derive counts the block (backfill.go)
+		if err := txn.applyMetrics(b, b.Number > max(txn.cursor.FirstHeight, 1)); err != nil {
+			return fmt.Errorf("the metric rows: %w", err)
+		}
+	}
 	// C-chain atomic txs go to the primary-network rows (primarytx.go).
 	net := w.s.network()
 	if err := writeAtomicTxs(txn, net, w.chain, b); err != nil {

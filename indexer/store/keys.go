@@ -7,6 +7,7 @@ import (
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
+	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/pdata"
 )
@@ -150,6 +151,15 @@ import (
 //	                                                         the latest txs list by status (evmblocks.go)
 //	0x9A  enftreidx | chain | contract(20) | tokenID(32)     time(8): when a client last asked to re-read the token's
 //	                                                         URI and metadata (reindexNft's cooldown, evmreindex.go)
+//	0x9B  emetric | chain | g(1) | start(8)                 the chain's activity over one time bucket (evmmetric.go):
+//	                                                         metricdata.ChainBucket in a fixed layout (big ints as 32
+//	                                                         bytes); g a metricdata.Granularity, start its Unix second
+//	0x9C  elast | chain | role(1) | addr(20)                 hour(8): the start of the last hour bucket in which addr
+//	                                                         had the role (metricdata.Role); absent: never
+//	0x9D  elasth | chain | role(1) | hour(8) | addr(20)      "" : the same by hour (moved when 0x9C changes), so the
+//	                                                         addresses active since an hour are a keys-only count
+//	0x9E  emtot | chain                                      the chain's running totals after the last block counted
+//	                                                         (height, time, txs, addresses, contracts, deployers)
 //	0xB0  xjob | jobID(16)                                   export job record (exportjob.go): the job's signed
 //	                                                         operation ID, state, progress, result size, times
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
@@ -259,6 +269,10 @@ const (
 	tagEVMBHash byte = 0x98
 	tagTxStatus byte = 0x99
 	tagReindex  byte = 0x9A
+	tagEMetric  byte = 0x9B
+	tagELast    byte = 0x9C
+	tagELastH   byte = 0x9D
+	tagEMTotals byte = 0x9E
 	tagXJob     byte = 0xB0
 	tagXPart    byte = 0xB1
 )
@@ -445,3 +459,29 @@ func tpsKey(chain netinfo.Chain, dayStart int64) []byte {
 }
 
 func beUint64(b []byte) uint64 { return binary.BigEndian.Uint64(b) }
+
+// metricBucketKey is the whole 0x9B key of chain's bucket of granularity g
+// starting at start.
+func metricBucketKey(chain netinfo.Chain, g metricdata.Granularity, start int64) []byte {
+	return append(sizedKey(11, tagEMetric), byte(chain), byte(g)).u64(uint64(start))
+}
+
+func metricBucketPrefix(chain netinfo.Chain, g metricdata.Granularity) key {
+	return key{tagEMetric, byte(chain), byte(g)}
+}
+
+// lastActiveKey is the whole 0x9C key: the last hour addr had role.
+func lastActiveKey(chain netinfo.Chain, role metricdata.Role, addr common.Address) []byte {
+	return append(sizedKey(23, tagELast), byte(chain), byte(role)).addr(addr)
+}
+
+func lastActiveHourPrefix(chain netinfo.Chain, role metricdata.Role) key {
+	return key{tagELastH, byte(chain), byte(role)}
+}
+
+// lastActiveHourKey is the whole 0x9D key: addr's last hour with role is hour.
+func lastActiveHourKey(chain netinfo.Chain, role metricdata.Role, hour int64, addr common.Address) []byte {
+	return append(sizedKey(31, tagELastH), byte(chain), byte(role)).u64(uint64(hour)).addr(addr)
+}
+
+func metricTotalsKey(chain netinfo.Chain) []byte { return newKey(tagEMTotals, chain) }

@@ -37,6 +37,8 @@ type Store struct {
 	historyFrom [256]atomic.Uint64
 	// running caches each chain's RunningStateFrom (backfill.go).
 	running runningStates
+	// metricCaches keeps each EVM chain's recent metric rows (evmmetric.go).
+	metricCaches metricCaches
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.
