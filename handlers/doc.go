@@ -38,6 +38,7 @@
 //	data-health-check                            GET   /v1/health-check                                                            data_health_check.go
 //	live-check                                   GET   /v1/live-check                                                              live_check.go
 //	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
+//	getEvmChainMetrics                           GET   /metrics/v2/chains/{chainId}/metrics/{metric}                               metrics/get_evm_chain_metrics.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
 //	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
 //	supportedChains                              GET   /v1/chains                                                                  evm/supported_chains.go

@@ -27,6 +27,8 @@ type Fakes struct {
 	Staking          *Staking
 	Platform         *Platform
 	Vertices         *Vertices // nil: no vertex reader
+	// ChainMetrics is the EVM metric rows, made on first use.
+	ChainMetrics *ChainMetrics
 }
 
 type TPSCall struct {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
@@ -17,6 +18,13 @@ type Reader interface {
 	// HistoryFrom is the first block of chain the index holds (1: from
 	// genesis); the day holding it is incomplete when it is above 1.
 	HistoryFrom(ctx context.Context, chain netinfo.Chain) (uint64, error)
+	// ChainBuckets returns chain's stored buckets of granularity g whose
+	// Start is in [from, to], newest first, at most limit. Only buckets
+	// holding a block are stored.
+	ChainBuckets(ctx context.Context, chain netinfo.Chain, g metricdata.Granularity, from, to int64, limit int) ([]metricdata.ChainBucket, error)
+	// RunningStateFrom is where chain's running state, the metric rows
+	// among it, counts from; ok is false while a back-fill re-derives it.
+	RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error)
 }
 
 // server serves the metrics service's operations.
@@ -30,5 +38,6 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 	s := &server{Core: core, reader: reader}
 	return []api.Route{
 		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
+		{Name: routeGetEvmChainMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}/metrics/{metric}", Summary: "an EVM chain metric over time (or of all EVM chains)", Handler: s.Adapt(s.serveGetEvmChainMetrics)},
 	}
 }
