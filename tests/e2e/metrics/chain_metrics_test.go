@@ -45,8 +45,11 @@ func recompute(t *testing.T, ctx context.Context, base string, acts []*chainActi
 		m, err := chain.Metrics(h)
 		require.NoError(t, err, "%s", a.chain.Name)
 		out = append(out, &chainTruth{id: fmt.Sprint(a.chain.EVMChainID), name: a.chain.Name, metrics: m})
-		t.Logf("%s (chain %s): blocks 1..%d, %s .. %s", a.chain.Name, out[len(out)-1].id, h,
-			time.Unix(m.FirstTs(), 0).UTC().Format(time.RFC3339), time.Unix(m.LastTs(), 0).UTC().Format(time.RFC3339))
+		all := m.Window(0)
+		t.Logf("%s (chain %s): blocks 1..%d, %s .. %s: %d txs, %d gas, %s wei fees, %d active addresses, %d senders, "+
+			"%d contracts by %d deployers", a.chain.Name, out[len(out)-1].id, h,
+			time.Unix(m.FirstTs(), 0).UTC().Format(time.RFC3339), time.Unix(m.LastTs(), 0).UTC().Format(time.RFC3339),
+			all.Txs, all.GasUsed, all.Fees, all.Active, all.Senders, all.Contracts, all.Deployers)
 	}
 	return out
 }
