@@ -39,6 +39,11 @@
 //	live-check                                   GET   /v1/live-check                                                              live_check.go
 //	avgTps                                       GET   /metrics/v1/avg_tps/{chainId}                                               metrics/avg_tps.go
 //	getEvmChainMetrics                           GET   /metrics/v2/chains/{chainId}/metrics/{metric}                               metrics/get_evm_chain_metrics.go
+//	listChains                                   GET   /metrics/v2/chains                                                          metrics/list_chains.go
+//	getChain                                     GET   /metrics/v2/chains/{chainId}                                                metrics/get_chain.go
+//	getEvmChainRollingWindowMetrics              GET   /metrics/v2/chains/{chainId}/rollingWindowMetrics/{metric}                  metrics/get_evm_chain_rolling_window_metrics.go
+//	metrics-health-check                         GET   /metrics/v2/health-check                                                    metrics/metrics_health_check.go
+//	metrics-live-check                           GET   /metrics/v2/live-check                                                      metrics/metrics_live_check.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
 //	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
 //	supportedChains                              GET   /v1/chains                                                                  evm/supported_chains.go

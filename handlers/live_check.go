@@ -15,7 +15,6 @@ import (
 // status "error" otherwise ("shutting_down" once the VM is stopping).
 
 func (s *server) serveLiveCheck(w http.ResponseWriter, _ *http.Request, _ *api.Heights) error {
-	shuttingDown := s.backend.Health != nil && s.backend.Health.ShuttingDown()
-	writeHealth(w, newHealthCheckResult(servedIndicators(s.Statuses()), shuttingDown))
+	api.WriteHealth(w, s.LiveCheck(s.backend.Health))
 	return nil
 }

@@ -98,6 +98,7 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	}
 	b := s.backend
 	routes = append(routes, metrics.Routes(s.Core, b.Metrics)...)
+	routes = append(routes, metrics.HealthRoutes(s.Core, b.Health)...)
 	routes = append(routes, sigagg.Routes(s.Core, b.SigAgg)...)
 	routes = append(routes, evm.Routes(s.Core, s.cfg.EVM, b.EVM, b.EVMState)...)
 	routes = append(routes, primary.Routes(s.Core, b.Primary, b.Staking, b.Platform, b.Vertices)...)

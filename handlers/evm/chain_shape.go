@@ -36,7 +36,7 @@ func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
 	return chainInfo{
 		ChainID:         api.FormatUint(chain.EVMChainID),
 		Status:          s.chainStatus(chain.Chain),
-		ChainName:       evmChainName(chain),
+		ChainName:       api.EVMChainName(chain),
 		Description:     evmChainDescription(chain, node),
 		PlatformChainID: id,
 		SubnetID:        chain.SubnetID.String(),
@@ -59,13 +59,6 @@ func (s *server) chainStatus(chain netinfo.Chain) string {
 		}
 	}
 	return chainStatusUnavailable
-}
-
-func evmChainName(chain netinfo.ChainInfo) string {
-	if chain.Chain == netinfo.C {
-		return "Avalanche (C-Chain)"
-	}
-	return api.ChainLabel(chain)
 }
 
 func evmChainDescription(chain netinfo.ChainInfo, node netinfo.Info) string {

@@ -15,6 +15,10 @@ type ChainMetrics struct {
 	mu      sync.Mutex
 	buckets map[netinfo.Chain]map[metricdata.Granularity][]metricdata.ChainBucket
 	calls   []ChainBucketsCall
+	// lastHour is each address's last hour bucket with each role, totals
+	// the running totals: what AddMetricBlock keeps (metrics_blocks_fake.go).
+	lastHour map[netinfo.Chain]map[metricdata.Role]map[string]int64
+	totals   map[netinfo.Chain]*metricTotals
 	// Err fails every read when set.
 	Err error
 }

@@ -25,12 +25,19 @@ type Reader interface {
 	// RunningStateFrom is where chain's running state, the metric rows
 	// among it, counts from; ok is false while a back-fill re-derives it.
 	RunningStateFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error)
+	// ActiveSince counts the distinct addresses that had role on chain in
+	// the hour bucket starting at hour or later (their last such hour is
+	// at least hour): the distinct counts of a rolling window.
+	ActiveSince(ctx context.Context, chain netinfo.Chain, role metricdata.Role, hour int64) (uint64, error)
 }
 
 // server serves the metrics service's operations.
 type server struct {
 	*api.Core
 	reader Reader
+	// health judges the health checks (HealthRoutes); nil judges the
+	// followers by whether they run.
+	health api.HealthReporter
 }
 
 // Routes returns the routes of the metrics service.
@@ -39,5 +46,8 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 	return []api.Route{
 		{Name: routeAvgTPS, Method: http.MethodGet, Path: api.MetricsPrefix + "/v1/avg_tps/{chainId}", Summary: "daily average TPS of the P, X or C chain", Handler: s.Adapt(s.serveAvgTPS)},
 		{Name: routeGetEvmChainMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}/metrics/{metric}", Summary: "an EVM chain metric over time (or of all EVM chains)", Handler: s.Adapt(s.serveGetEvmChainMetrics)},
+		{Name: routeListChains, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains", Summary: "EVM chains whose metrics this node serves", Handler: s.Adapt(s.serveListChains)},
+		{Name: routeGetChain, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}", Summary: "one EVM chain whose metrics this node serves", Handler: s.Adapt(s.serveGetChain)},
+		{Name: routeGetEvmChainRollingWindowMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}/rollingWindowMetrics/{metric}", Summary: "an EVM chain metric over rolling windows (or of all EVM chains)", Handler: s.Adapt(s.serveGetEvmChainRollingWindowMetrics)},
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ava-labs/libevm/common"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/avadata/avadata/indexer/chaindata"
+	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -210,6 +212,9 @@ type blockTxn struct {
 	// metrics are the EVM metric rows the transaction's blocks changed,
 	// written at its commit (evmmetric.go); nil until a block counts.
 	metrics *metricTxn
+	// contractKinds are the kinds the contract rows (0x88) the transaction
+	// read or wrote hold (noteContract).
+	contractKinds map[common.Address]evmdata.ErcType
 }
 
 // previousBlock reads the stored record of the block before height, the

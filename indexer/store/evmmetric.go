@@ -55,8 +55,12 @@ func (k roleAddr) split() (metricdata.Role, common.Address) {
 }
 
 // lastActive is an address's last hour in a role as the transaction found
-// it (was) and as its blocks left it (now).
-type lastActive struct{ was, now int64 }
+// it (was) and as its blocks left it (now); cached says was came from the
+// cache.
+type lastActive struct {
+	was, now int64
+	cached   bool
+}
 
 type bucketID struct {
 	g     metricdata.Granularity
@@ -234,11 +238,11 @@ func (m *metricTxn) note(w *blockTxn, role metricdata.Role, a common.Address,
 		return nil // already counted this hour
 	}
 	if !ok {
-		was, err := m.readLast(w, k)
+		was, cached, err := m.readLast(w, k)
 		if err != nil {
 			return err
 		}
-		e = lastActive{was: was, now: was}
+		e = lastActive{was: was, now: was, cached: cached}
 	}
 	if e.now == absentHour {
 		switch role {
@@ -268,22 +272,22 @@ func (m *metricTxn) note(w *blockTxn, role metricdata.Role, a common.Address,
 
 // readLast is the committed last hour of (role, address): the cache's, or
 // the stored row's.
-func (m *metricTxn) readLast(w *blockTxn, k roleAddr) (int64, error) {
+func (m *metricTxn) readLast(w *blockTxn, k roleAddr) (hour int64, cached bool, err error) {
 	if h, ok := m.cache.lastHour(k); ok {
-		return h, nil
+		return h, true, nil
 	}
 	role, a := k.split()
 	v, err := w.get(lastActiveKey(w.chain, role, a))
 	if err != nil {
-		return 0, fmt.Errorf("reading the last activity of %s: %w", a, err)
+		return 0, false, fmt.Errorf("reading the last activity of %s: %w", a, err)
 	}
 	if v == nil {
-		return absentHour, nil
+		return absentHour, false, nil
 	}
 	if len(v) != 8 {
-		return 0, fmt.Errorf("last activity row of %s has %d bytes", a, len(v))
+		return 0, false, fmt.Errorf("last activity row of %s has %d bytes", a, len(v))
 	}
-	return int64(beUint64(v)), nil
+	return int64(beUint64(v)), false, nil
 }
 
 // bucket is the transaction's copy of the bucket (g, start): loaded from the
@@ -394,7 +398,9 @@ func (w *blockTxn) metricsCommitted(ok bool) {
 		return
 	}
 	for k, e := range m.last {
-		m.cache.putLast(k, e.now)
+		if e.now != e.was || !e.cached {
+			m.cache.putLast(k, e.now)
+		}
 	}
 	for _, bk := range m.buckets {
 		m.cache.putBucket(bk)

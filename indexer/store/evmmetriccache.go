@@ -15,6 +15,8 @@ import (
 type metricCaches struct {
 	mu     sync.Mutex
 	chains map[netinfo.Chain]*chainMetricCache
+	// generation overrides lastHourGeneration (tests).
+	generation int
 }
 
 func (c *metricCaches) chain(chain netinfo.Chain) *chainMetricCache {
@@ -25,7 +27,11 @@ func (c *metricCaches) chain(chain netinfo.Chain) *chainMetricCache {
 	}
 	cc := c.chains[chain]
 	if cc == nil {
-		cc = &chainMetricCache{cur: make(map[roleAddr]int64, 1024)}
+		gen := lastHourGeneration
+		if c.generation > 0 {
+			gen = c.generation
+		}
+		cc = &chainMetricCache{cur: make(map[roleAddr]int64, 1024), generation: gen}
 		c.chains[chain] = cc
 	}
 	return cc
@@ -44,7 +50,8 @@ func (c *metricCaches) drop(chain netinfo.Chain) {
 const lastHourGeneration = 1 << 17
 
 type chainMetricCache struct {
-	cur, old map[roleAddr]int64
+	cur, old   map[roleAddr]int64
+	generation int
 	// buckets holds the newest bucket of each granularity (index g).
 	buckets     [granularityCount + 1]metricdata.ChainBucket
 	bucketKnown [granularityCount + 1]bool
@@ -64,8 +71,8 @@ func (c *chainMetricCache) lastHour(k roleAddr) (int64, bool) {
 }
 
 func (c *chainMetricCache) putLast(k roleAddr, hour int64) {
-	if _, ok := c.cur[k]; !ok && len(c.cur) >= lastHourGeneration {
-		c.old, c.cur = c.cur, make(map[roleAddr]int64, lastHourGeneration)
+	if _, ok := c.cur[k]; !ok && len(c.cur) >= c.generation {
+		c.old, c.cur = c.cur, make(map[roleAddr]int64, c.generation)
 	}
 	c.cur[k] = hour
 }

@@ -174,6 +174,11 @@ func (w *EVMWriter) writeCreations(txn *blockTxn, height uint64, tx *evmdata.Tx)
 // standard once a transfer reveals it) and queues it for the background task
 // that reads its name, symbol and decimals from the chain.
 func (w *EVMWriter) noteContract(txn *blockTxn, addr common.Address, kind evmdata.ErcType) error {
+	// The transaction remembers the kind each contract row it read or
+	// wrote holds: a block's transfers of one token read it once.
+	if held, ok := txn.contractKinds[addr]; ok && keepsContractKind(txn, held, kind) {
+		return nil
+	}
 	k := newKey(tagContract, w.chain).addr(addr)
 	v, err := txn.get(k)
 	if err != nil {
@@ -184,14 +189,13 @@ func (w *EVMWriter) noteContract(txn *blockTxn, addr common.Address, kind evmdat
 		if c, err = decodeContract(addr, v); err != nil {
 			return err
 		}
-		if kind == evmdata.ErcUnknown || c.Kind == kind || (c.Kind != evmdata.ErcUnknown && !txn.downward) {
-			// The first transfer that reveals the standard says it; a
-			// back-fill writes newest first, so its last write is the
-			// oldest (backfill.go).
+		if keepsContractKind(txn, c.Kind, kind) {
+			txn.noteContractKind(addr, c.Kind)
 			return nil
 		}
 	}
 	c.Kind = kind
+	txn.noteContractKind(addr, kind)
 	if err := txn.set(k, encodeContract(&c)); err != nil {
 		return err
 	}
@@ -252,4 +256,19 @@ func setNewest(txn *blockTxn, k, v []byte) error {
 		}
 	}
 	return txn.set(k, v)
+}
+
+// keepsContractKind says whether a contract row holding kind held stays as
+// it is when a transfer (or creation: ErcUnknown) reveals kind seen.
+func keepsContractKind(txn *blockTxn, held, seen evmdata.ErcType) bool {
+	// The first transfer that reveals the standard says it; a back-fill
+	// writes newest first, so its last write is the oldest (backfill.go).
+	return seen == evmdata.ErcUnknown || held == seen || (held != evmdata.ErcUnknown && !txn.downward)
+}
+
+func (w *blockTxn) noteContractKind(addr common.Address, kind evmdata.ErcType) {
+	if w.contractKinds == nil {
+		w.contractKinds = map[common.Address]evmdata.ErcType{}
+	}
+	w.contractKinds[addr] = kind
 }

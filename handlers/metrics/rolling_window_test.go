@@ -1,0 +1,53 @@
+package metrics
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/indexer/metricdata"
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// TestCoverWindowTilesExactly holds coverWindow to its promise on a chain
+// with one block of one transaction in every hour: every window, whatever
+// hour, weekday or month boundary it starts or ends at, is tiled by
+// buckets that add up to exactly its hours, with few bucket reads.
+func TestCoverWindowTilesExactly(t *testing.T) {
+	fakes := handlertest.NewFakes()
+	// 2023-12-30 (a Saturday, across a year, months and weeks) to some
+	// 400 days later.
+	start := time.Date(2023, 12, 30, 5, 0, 0, 0, time.UTC).Unix()
+	const hours = 400 * 24
+	blocks := make([]handlertest.MetricBlock, hours)
+	for i := range blocks {
+		blocks[i] = handlertest.MetricBlock{Ts: start + int64(i)*3600 + 17, GasPrices: []int64{1}, GasUsedOf: []uint64{1}, GasUsed: 1}
+	}
+	fakes.AddMetricBlocks(netinfo.C, blocks...)
+	ctx := context.Background()
+	for _, end := range []int64{start + 3600*(hours-1), start + 3600*(hours-1-7*24-5), start + 3600*(hours-1-31*24-13)} {
+		for _, n := range []int64{1, 2, 23, 24, 25, 24 * 7, 24 * 30, 24 * 90, 24 * 365} {
+			from := end - (n-1)*3600
+			fakes.ChainBucketCalls() // forget the earlier reads
+			buckets, err := coverWindow(ctx, fakes, netinfo.C, from, end+3600)
+			require.NoError(t, err)
+			calls := len(fakes.ChainBucketCalls())
+			merged := mergeChainBuckets(buckets)
+			require.Equal(t, uint64(n), merged.Blocks, "%d hours ending %d", n, end)
+			require.Equal(t, from+17, merged.FirstBlockTs)
+			require.Equal(t, end+17, merged.LastBlockTs)
+			require.Equal(t, from+17-3600, merged.PrevBlockTs)
+			require.LessOrEqual(t, calls, 15, "range reads for %d hours", n)
+			require.LessOrEqual(t, len(buckets), 12+2*4+2*6+2*23, "buckets for %d hours", n)
+			for _, b := range buckets {
+				require.GreaterOrEqual(t, b.Start, from)
+				require.LessOrEqual(t, b.Granularity.Next(b.Start), end+3600)
+			}
+		}
+	}
+	// The week buckets start on Monday.
+	require.Equal(t, time.Monday, time.Unix(metricdata.Week.Start(start), 0).UTC().Weekday())
+}
