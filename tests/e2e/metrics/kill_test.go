@@ -24,7 +24,7 @@ import (
 
 // killBacklogBlocks is how many blocks the kill test makes on the fast
 // subnet-evm chain before re-indexing them.
-const killBacklogBlocks = 300
+const killBacklogBlocks = 600
 
 // TestMetricsKillDuringCatchUpLeavesMetricsIdentical makes a backlog of
 // subnet-evm blocks with every kind of activity the metrics count, lets
