@@ -162,11 +162,12 @@ func sdkDroppedKeysAllowed() map[string][]*regexp.Regexp {
 		"":                {regexp.MustCompile(`(^|\.)l1ValidatorDetails\[\]\.blsCredentials\.[^.]+$`)},
 		"dataHealthCheck": {healthIndicatorExtras},
 		"dataLiveCheck":   {healthIndicatorExtras},
+		"dataPrimaryNetworkBalancesListByAddresses": {regexp.MustCompile(`^balances\.atomicMemory(Unlocked|Locked)\[\]\.status$`)},
+		"dataPrimaryNetworkListL1Validators":        {regexp.MustCompile(`^validators\[\]\.blsCredentials\.[^.]+$`)},
+
 		// The Metrics API's health checks give the same indicators.
 		"metricsHealthCheck": {healthIndicatorExtras},
 		"metricsLiveCheck":   {healthIndicatorExtras},
-		"dataPrimaryNetworkBalancesListByAddresses": {regexp.MustCompile(`^balances\.atomicMemory(Unlocked|Locked)\[\]\.status$`)},
-		"dataPrimaryNetworkListL1Validators":        {regexp.MustCompile(`^validators\[\]\.blsCredentials\.[^.]+$`)},
 	}
 }
 
