@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,8 +103,12 @@ func TestMetricsBadInput(t *testing.T) {
 		{"pageToken on validation L1 fees", m + "/v2/validation/2Z36RnQuk1hvsnFeGWzfZUfXNr7w1SjzmDQ78YxfTVNAkDq3nZ/metrics/validationFeesDaily?pageToken=abc", []int{400}, "pageToken"},
 		{"unknown total L1 fee metric", m + "/v2/validators/metrics/totalFees", []int{400}, "totalValidatorFeesDaily"},
 	}
+	served := harness.ServedOperations(t, ctx, env.Base(t))
 	for _, c := range bad {
 		t.Run(c.name, func(t *testing.T) {
+			if op := operationOf(c.url); !served[op] {
+				t.Skipf("avadata does not serve %s yet (metricsPendingOperations)", op)
+			}
 			r := harness.GetWithRetryAfter(t, ctx, c.url)
 			requireMetricsError(t, r, "GET "+c.url, c.status...)
 			if c.mentions != "" {
@@ -121,11 +126,33 @@ func TestMetricsBadInput(t *testing.T) {
 		NextPageToken string `json:"nextPageToken"`
 	}
 	first.Decode(t, &page)
-	if page.NextPageToken != "" {
+	if page.NextPageToken != "" && served["getStakingMetrics"] {
 		q.Set("pageToken", page.NextPageToken)
 		u := m + "/v2/networks/testnet/metrics/validatorCount?" + url.Values{"pageToken": {page.NextPageToken}}.Encode()
 		requireMetricsError(t, harness.GetWithRetryAfter(t, ctx, u), fmt.Sprintf("GET %s (a chain metric's token)", u), 400)
 	} else {
 		t.Log("the C-chain's hourly series fits one point: no page token to replay elsewhere")
+	}
+}
+
+// operationOf is the operationId of a Metrics API URL's route.
+func operationOf(u string) string {
+	switch p := u[strings.Index(u, "/metrics/v2/")+len("/metrics"):]; {
+	case strings.HasPrefix(p, "/v2/networks/"):
+		return "getStakingMetrics"
+	case strings.HasPrefix(p, "/v2/validators/"):
+		return "getTotalL1ValidatorMetrics"
+	case strings.HasPrefix(p, "/v2/validator/"):
+		return "getMetricsByNodeId"
+	case strings.HasPrefix(p, "/v2/subnet/"):
+		return "getMetricsBySubnetId"
+	case strings.HasPrefix(p, "/v2/validation/"):
+		return "getMetricsByValidationId"
+	case strings.Contains(p, "/rollingWindowMetrics/"):
+		return "getEvmChainRollingWindowMetrics"
+	case strings.Contains(p, "/metrics/"):
+		return "getEvmChainMetrics"
+	default:
+		return "getChain"
 	}
 }
