@@ -33,8 +33,9 @@ const killBacklogBlocks = 600
 // re-indexes the chain from scratch with several blocks per fetch and
 // parallel fetchers, SIGKILLs the node in the middle of that catch-up
 // (twice when it can: once more while it resumes), restarts it and checks
-// that the finished index serves exactly the same metrics, and what the
-// node's blocks, receipts and traces say.
+// that the finished index serves exactly the same metrics (of the chain
+// and of total), and what the node's blocks, receipts and traces say; a
+// rebuild from scratch without a kill serves them too.
 func TestMetricsKillDuringCatchUpLeavesMetricsIdentical(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
@@ -55,7 +56,6 @@ func TestMetricsKillDuringCatchUpLeavesMetricsIdentical(t *testing.T) {
 	began := time.Now()
 	c, head := makeMetricsBacklog(t, ctx, chain, killBacklogBlocks)
 	defer c.Close()
-	t.Logf("%d blocks of activity on %s in %v", head, chain.Name, time.Since(began).Round(time.Millisecond))
 	target := map[string]uint64{chain.Name: head}
 	waitIndexed(t, ctx, base, chain.BlockchainID.String(), head)
 
@@ -63,9 +63,13 @@ func TestMetricsKillDuringCatchUpLeavesMetricsIdentical(t *testing.T) {
 	require.NoError(t, node.ScanTo(ctx, head))
 	m, err := node.Metrics(head)
 	require.NoError(t, err)
+	all := m.Window(0)
+	t.Logf("%d blocks of activity on %s in %v: %d txs, %d active addresses, %d senders, %d contracts by %d deployers",
+		head, chain.Name, time.Since(began).Round(time.Millisecond), all.Txs, all.Active, all.Senders, all.Contracts, all.Deployers)
 	id := fmt.Sprint(chain.EVMChainID)
 	requireChainMetrics(t, ctx, mbase, id, m)
 	uninterrupted := metricsSnapshot(t, ctx, mbase, id)
+	uninterruptedTotal := metricsSnapshot(t, ctx, mbase, "total")
 
 	killed := 0
 	for attempt := 1; attempt <= 4 && killed < 2; attempt++ {
@@ -87,6 +91,18 @@ func TestMetricsKillDuringCatchUpLeavesMetricsIdentical(t *testing.T) {
 	t.Logf("restarted and caught up in %v", time.Since(began).Round(time.Millisecond))
 	require.Equal(t, uninterrupted, metricsSnapshot(t, ctx, mbase, id), "the metrics after kill -9 differ from the uninterrupted index's")
 	requireChainMetrics(t, ctx, mbase, id, m)
+	require.Equal(t, uninterruptedTotal, metricsSnapshot(t, ctx, mbase, "total"), "total after kill -9")
+
+	// A rebuild from scratch, uninterrupted, catching up the same blocks in
+	// batches, gives the same again.
+	require.NoError(t, net.Stop(ctx))
+	harness.RemoveIndex(t, net.DataDir())
+	began = time.Now()
+	require.NoError(t, net.Restart(ctx))
+	waitIndexed(t, ctx, base, chain.BlockchainID.String(), head)
+	t.Logf("rebuilt from scratch in %v", time.Since(began).Round(time.Millisecond))
+	require.Equal(t, uninterrupted, metricsSnapshot(t, ctx, mbase, id), "the metrics of a rebuild differ from the live index's")
+	require.Equal(t, uninterruptedTotal, metricsSnapshot(t, ctx, mbase, "total"), "total after a rebuild")
 }
 
 // requireChainMetrics checks every chain metric of one chain at every
