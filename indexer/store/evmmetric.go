@@ -32,6 +32,11 @@ import (
 // The rows are running state (backfill.go): the follower leaves them to a
 // back-fill's re-derive, which recomputes them from the stored rows
 // through the same applyMetrics.
+//
+// They came without a SchemaVersion bump: a store written before holds
+// none for the blocks it has, and its writer starts them at the next block
+// it writes, with totals from zero; such a store gets right ones only by a
+// rebuild.
 
 // absentHour is the last hour of an address never seen in a role.
 const absentHour int64 = math.MinInt64
