@@ -16,12 +16,14 @@ import (
 // the bucket holding endTimestamp and the chain's newest bucket. A bucket
 // without blocks is 0, a running total carries the value before it.
 //
-// A page costs, per chain, one read of the stored buckets in the page's
-// range and one of the (at most two) stored buckets just before it: the
-// value a running total carries into the page's oldest empty buckets, and
-// whether the chain's first bucket lies in the page. The first page reads
-// the newest bucket of each chain once more, to find where the series
-// starts. No read depends on the chain's length.
+// A page costs one read per chain: the newest pageSize stored buckets up to
+// the page's newest bucket, plus one or two more. Stored buckets are
+// sparse, so those of the page are among them, and the one or two older
+// ones are the value a running total carries into the page's oldest empty
+// buckets and tell whether the chain's first (or incomplete) bucket lies
+// in the page. Only a first page with an endTimestamp may read once more
+// per chain: whether a chain has blocks after it. No read depends on the
+// chain's length.
 
 // seriesFloor is the lowest bucket start the store is asked about: no
 // block of a chain is older than 1970.
@@ -44,22 +46,7 @@ type seriesPage struct {
 	more   bool
 }
 
-// newestBucket is the start of the newest bucket of granularity g of any of
-// the chains; ok is false when none has a block.
-func newestBucket(ctx context.Context, reader Reader, chains []seriesChain, g metricdata.Granularity) (start int64, ok bool, err error) {
-	for _, c := range chains {
-		newest, err := reader.ChainBuckets(ctx, c.chain, g, seriesFloor, math.MaxInt64, 1)
-		if err != nil {
-			return 0, false, fmt.Errorf("reading the newest %s bucket of %s: %w", g, c.chain, err)
-		}
-		if len(newest) > 0 && (!ok || newest[0].Start > start) {
-			start, ok = newest[0].Start, true
-		}
-	}
-	return start, ok, nil
-}
-
-// chainWindow is what one chain's reads say about one page.
+// chainWindow is what one chain's read says about one page.
 type chainWindow struct {
 	stored []metricdata.ChainBucket // in the page's range, newest first
 	before []metricdata.ChainBucket // the newest ones before it
@@ -72,24 +59,54 @@ type chainWindow struct {
 	belowPage     bool
 }
 
-// readChainWindow reads chain's stored buckets of the page's range [bottom,
-// top] (at most n) and the ones before it.
-func readChainWindow(ctx context.Context, reader Reader, c seriesChain, g metricdata.Granularity, bottom, top int64, n int) (chainWindow, error) {
-	var w chainWindow
-	var err error
-	if w.stored, err = reader.ChainBuckets(ctx, c.chain, g, max(bottom, seriesFloor), top, n); err != nil {
-		return chainWindow{}, fmt.Errorf("reading the %s buckets of %s from %d to %d: %w", g, c.chain, bottom, top, err)
-	}
-	// A partial chain needs to know whether the bucket before the page is
-	// its incomplete first one: two tell.
-	limit := 1
+// lookBehind is how many stored buckets before a page tell what the page
+// needs: the newest (a running total's carried value, and whether any is
+// before), and for a partial chain the one before that (whether the newest
+// is the incomplete first bucket).
+func (c seriesChain) lookBehind() int {
 	if c.partial {
-		limit = 2
+		return 2
 	}
-	if bottom-1 >= seriesFloor {
-		if w.before, err = reader.ChainBuckets(ctx, c.chain, g, seriesFloor, bottom-1, limit); err != nil {
-			return chainWindow{}, fmt.Errorf("reading the %s buckets of %s before %d: %w", g, c.chain, bottom, err)
+	return 1
+}
+
+// readChainBuckets reads the newest size+lookBehind stored buckets of the
+// chain starting at or before hi: every stored bucket of a page of at most
+// size buckets whose newest is at or before hi, and those just before it.
+func readChainBuckets(ctx context.Context, reader Reader, c seriesChain, g metricdata.Granularity, hi int64, size int) ([]metricdata.ChainBucket, error) {
+	buckets, err := reader.ChainBuckets(ctx, c.chain, g, seriesFloor, hi, size+c.lookBehind())
+	if err != nil {
+		return nil, fmt.Errorf("reading the %s buckets of %s up to %d: %w", g, c.chain, hi, err)
+	}
+	return buckets, nil
+}
+
+// hasBucketAfter reports whether any of the chains has a stored bucket
+// starting after t.
+func hasBucketAfter(ctx context.Context, reader Reader, chains []seriesChain, g metricdata.Granularity, t int64) (bool, error) {
+	for _, c := range chains {
+		after, err := reader.ChainBuckets(ctx, c.chain, g, t+1, math.MaxInt64, 1)
+		if err != nil {
+			return false, fmt.Errorf("reading the %s buckets of %s after %d: %w", g, c.chain, t, err)
 		}
+		if len(after) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// newChainWindow splits the chain's buckets read by readChainBuckets into
+// the page [bottom, top] and the ones before it.
+func newChainWindow(c seriesChain, g metricdata.Granularity, buckets []metricdata.ChainBucket, bottom int64) chainWindow {
+	var w chainWindow
+	for i, b := range buckets {
+		if b.Start < bottom {
+			w.stored = buckets[:i]
+			w.before = buckets[i:min(len(buckets), i+c.lookBehind())]
+			break
+		}
+		w.stored = buckets[:i+1]
 	}
 	switch {
 	case len(w.before) == 0 && len(w.stored) == 0:
@@ -104,7 +121,7 @@ func readChainWindow(ctx context.Context, reader Reader, c seriesChain, g metric
 	default:
 		w.belowPage = true
 	}
-	return w, nil
+	return w
 }
 
 // seriesPositions are the bucket starts of a page: from top down, at most
@@ -117,25 +134,68 @@ func seriesPositions(g metricdata.Granularity, top, lo int64, size int) []int64 
 	return positions
 }
 
-// buildSeriesPage builds the page of metric's series over chains whose
-// newest bucket starts at top, no bucket before lo, at most size points.
-// Over several chains a point combines the chains' figures (chainMetric
-// combine); it is shown only from where every partial chain is complete,
-// and a whole chain contributes 0 (a running total: its value) where it
-// has no block.
-func buildSeriesPage(ctx context.Context, reader Reader, chains []seriesChain, m chainMetric, g metricdata.Granularity,
-	top, lo int64, size int) (seriesPage, error) {
-	positions := seriesPositions(g, top, lo, size)
+// seriesQuery is what a page of a series asks.
+type seriesQuery struct {
+	metric chainMetric
+	g      metricdata.Granularity
+	// lo is the start of the oldest bucket asked (math.MinInt64: none).
+	lo int64
+	// end is the start of the newest bucket asked (math.MaxInt64: none).
+	end int64
+	// resume is the start of the page's newest bucket on a later page
+	// (the token's position); the first page has none.
+	resume *int64
+	size   int
+}
+
+// buildSeriesPage builds a page of the metric's series over chains: at
+// most size points. Over several chains a point combines the chains'
+// figures (chainMetric combine); it is shown only from where every partial
+// chain is complete, and a whole chain contributes 0 (a running total: its
+// value) where it has no block.
+func buildSeriesPage(ctx context.Context, reader Reader, chains []seriesChain, q seriesQuery) (seriesPage, error) {
+	hi := q.end
+	if q.resume != nil {
+		hi = *q.resume
+	}
+	reads := make([][]metricdata.ChainBucket, len(chains))
+	var err error
+	for i, c := range chains {
+		if reads[i], err = readChainBuckets(ctx, reader, c, q.g, hi, q.size); err != nil {
+			return seriesPage{}, err
+		}
+	}
+	top := hi
+	if q.resume == nil {
+		// The first page starts at the newest bucket of any chain, or at
+		// endTimestamp's when a chain has blocks after it.
+		newest, found := int64(math.MinInt64), false
+		for _, r := range reads {
+			if len(r) > 0 {
+				newest, found = max(newest, r[0].Start), true
+			}
+		}
+		if !found {
+			return seriesPage{}, nil
+		}
+		if top = newest; newest < hi && hi != math.MaxInt64 {
+			after, err := hasBucketAfter(ctx, reader, chains, q.g, hi)
+			if err != nil {
+				return seriesPage{}, err
+			}
+			if after {
+				top = hi
+			}
+		}
+	}
+	positions := seriesPositions(q.g, top, q.lo, q.size)
 	if len(positions) == 0 {
 		return seriesPage{}, nil
 	}
 	bottom := positions[len(positions)-1]
 	windows := make([]chainWindow, len(chains))
-	var err error
 	for i, c := range chains {
-		if windows[i], err = readChainWindow(ctx, reader, c, g, bottom, top, len(positions)); err != nil {
-			return seriesPage{}, err
-		}
+		windows[i] = newChainWindow(c, q.g, reads[i], bottom)
 	}
 
 	// Where the series starts: the first bucket of any chain, but not
@@ -151,7 +211,7 @@ func buildSeriesPage(ctx context.Context, reader Reader, chains []seriesChain, m
 			partialStart = max(partialStart, first)
 		}
 	}
-	start = max(start, partialStart, lo)
+	start = max(start, partialStart, q.lo)
 
 	var page seriesPage
 	cursors := make([]int, len(chains))
@@ -161,12 +221,12 @@ func buildSeriesPage(ctx context.Context, reader Reader, chains []seriesChain, m
 			break
 		}
 		for i, w := range windows {
-			figures[i] = w.figureAt(m, p, &cursors[i])
+			figures[i] = w.figureAt(q.metric, p, &cursors[i])
 		}
-		page.points = append(page.points, metricsValue{Value: m.value(figures...), Timestamp: p})
+		page.points = append(page.points, metricsValue{Value: q.metric.value(figures...), Timestamp: p})
 	}
-	if len(positions) == size && start < bottom {
-		page.next, page.more = g.Previous(bottom), g.Previous(bottom) >= lo
+	if len(positions) == q.size && start < bottom {
+		page.next, page.more = q.g.Previous(bottom), q.g.Previous(bottom) >= q.lo
 	}
 	return page, nil
 }

@@ -103,31 +103,21 @@ func (s *server) serveGetEvmChainMetrics(w http.ResponseWriter, r *http.Request,
 		return err
 	}
 
-	lo := int64(math.MinInt64)
+	query := seriesQuery{metric: m, g: g, lo: math.MinInt64, end: math.MaxInt64, size: pg.Size}
 	if tr.Start.Set {
-		lo = g.Start(tr.Start.Value)
+		query.lo = g.Start(tr.Start.Value)
 	}
-	chains := mh.seriesChains()
-	top := pg.Token.Position // the newest bucket of this page
-	resp := metricsAPIResponse{Results: []metricsValue{}}
-	if pg.First {
-		newest, found, err := newestBucket(ctx, s.reader, chains, g)
-		if err != nil {
-			return err
-		}
-		if !found {
-			api.WriteJSON(w, http.StatusOK, resp)
-			return nil
-		}
-		top = newest
-		if tr.End.Set {
-			top = min(top, g.Start(tr.End.Value))
-		}
+	if tr.End.Set {
+		query.end = g.Start(tr.End.Value)
 	}
-	page, err := buildSeriesPage(ctx, s.reader, chains, m, g, top, lo, pg.Size)
+	if !pg.First {
+		query.resume = &pg.Token.Position // the newest bucket of this page
+	}
+	page, err := buildSeriesPage(ctx, s.reader, mh.seriesChains(), query)
 	if err != nil {
 		return err
 	}
+	resp := metricsAPIResponse{Results: []metricsValue{}}
 	if page.points != nil {
 		resp.Results = page.points
 	}
