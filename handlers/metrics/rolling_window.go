@@ -84,6 +84,7 @@ func chainWindows(ctx context.Context, reader Reader, chain netinfo.Chain, m cha
 	}
 	h := newest[0].Start
 	role, distinct := distinctRole(m)
+	reachesFirst := false // a shorter window reached the incomplete hour
 	for i, w := range windows {
 		if w.hours == 0 {
 			if partial {
@@ -97,16 +98,17 @@ func chainWindows(ctx context.Context, reader Reader, chain netinfo.Chain, m cha
 			continue
 		}
 		first := h - (w.hours-1)*hourSeconds
-		if partial {
+		if partial && !reachesFirst {
 			// The window is complete only if the oldest stored hour
 			// bucket, the incomplete one, lies before it.
 			older, err := reader.ChainBuckets(ctx, chain, metricdata.Hour, 0, first-1, 1)
 			if err != nil {
 				return nil, fmt.Errorf("reading the hour buckets of %s before %d: %w", chain, first, err)
 			}
-			if len(older) == 0 {
-				continue
-			}
+			reachesFirst = len(older) == 0
+		}
+		if reachesFirst {
+			continue // and so does every longer one
 		}
 		var b metricdata.ChainBucket
 		if distinct {

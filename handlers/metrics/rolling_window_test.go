@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"testing"
 	"time"
 
@@ -50,4 +52,46 @@ func TestCoverWindowTilesExactly(t *testing.T) {
 	}
 	// The week buckets start on Monday.
 	require.Equal(t, time.Monday, time.Unix(metricdata.Week.Start(start), 0).UTC().Weekday())
+}
+
+// The OpenAPI document's rolling metric enum is the table's non-cumulative
+// metrics (the SDK's ChainRollingWindowMetric), and its windows are ours.
+func TestRollingMetricEnumInOpenAPI(t *testing.T) {
+	raw, err := os.ReadFile("../openapi.json")
+	require.NoError(t, err)
+	var doc struct {
+		Paths map[string]struct {
+			Get struct {
+				Parameters []struct {
+					Name   string `json:"name"`
+					Schema struct {
+						Enum []string `json:"enum"`
+					} `json:"schema"`
+				} `json:"parameters"`
+			} `json:"get"`
+		} `json:"paths"`
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &doc))
+	var enum []string
+	for _, p := range doc.Paths["/metrics/v2/chains/{chainId}/rollingWindowMetrics/{metric}"].Get.Parameters {
+		if p.Name == paramMetric {
+			enum = p.Schema.Enum
+		}
+	}
+	require.ElementsMatch(t, rollingMetricNames(), enum)
+	require.Len(t, enum, 13)
+	var windows []string
+	for _, w := range rollingWindows() {
+		windows = append(windows, w.name)
+	}
+	var documented []string
+	for name := range doc.Components.Schemas["ChainRollingWindowMetricsValue"].Properties {
+		documented = append(documented, name)
+	}
+	require.ElementsMatch(t, windows, documented)
 }

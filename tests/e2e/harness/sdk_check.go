@@ -144,8 +144,7 @@ var healthIndicatorExtras = regexp.MustCompile(`^(info|error|details)\.[^.]+\.[^
 
 // sdkDroppedKeysAllowed are, per SDK function ("" for every one), the raw
 // keys its parse may drop without losing anything the API describes:
-//   - the OpenAPI lets a health indicator (the Data API's and the Metrics
-//     API's) carry further keys
+//   - the OpenAPI lets a health indicator carry further keys
 //     (additionalProperties), which the SDK's HealthIndicatorResultDto
 //     (status only) strips;
 //   - the spec gives both atomic-memory arrays of the X- and C-chain
@@ -164,10 +163,8 @@ func sdkDroppedKeysAllowed() map[string][]*regexp.Regexp {
 		"dataLiveCheck":   {healthIndicatorExtras},
 		"dataPrimaryNetworkBalancesListByAddresses": {regexp.MustCompile(`^balances\.atomicMemory(Unlocked|Locked)\[\]\.status$`)},
 		"dataPrimaryNetworkListL1Validators":        {regexp.MustCompile(`^validators\[\]\.blsCredentials\.[^.]+$`)},
-
-		// The Metrics API's health checks give the same indicators.
-		"metricsHealthCheck": {healthIndicatorExtras},
-		"metricsLiveCheck":   {healthIndicatorExtras},
+		"metricsHealthCheck":                        {healthIndicatorExtras},
+		"metricsLiveCheck":                          {healthIndicatorExtras},
 	}
 }
 
