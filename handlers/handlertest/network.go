@@ -29,6 +29,9 @@ type Fakes struct {
 	Vertices         *Vertices // nil: no vertex reader
 	// ChainMetrics is the EVM metric rows, made on first use.
 	ChainMetrics *ChainMetrics
+
+	// StakeSeries is the staking series (metrics_staking_fake.go).
+	StakeSeries StakeSeries
 }
 
 type TPSCall struct {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/ava-labs/avalanchego/ids"
+
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/store"
 )
 
@@ -29,6 +32,16 @@ type Reader interface {
 	// the hour bucket starting at hour or later (their last such hour is
 	// at least hour): the distinct counts of a rolling window.
 	ActiveSince(ctx context.Context, chain netinfo.Chain, role metricdata.Role, hour int64) (uint64, error)
+	// StakingSeries returns a subnet's daily staking figures for the days
+	// from the one holding from to the one holding to, newest first, at
+	// most limit (getStakingMetrics).
+	StakingSeries(ctx context.Context, subnet ids.ID, from, to int64, limit int) (metricdata.StakingSeries, error)
+	// ValidatorRewardAddresses lists the validations of a subnet's
+	// validators overlapping [from, to] with their reward addresses, after
+	// a position, at most limit; known says the subnet exists
+	// (getValidatorsByDateRange).
+	ValidatorRewardAddresses(ctx context.Context, subnet ids.ID, from, to int64, after *pdata.StakerPos,
+		limit int) ([]metricdata.ValidatorRewardAddresses, bool, error)
 }
 
 // server serves the metrics service's operations.
@@ -49,5 +62,7 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 		{Name: routeListChains, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains", Summary: "EVM chains whose metrics this node serves", Handler: s.Adapt(s.serveListChains)},
 		{Name: routeGetChain, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}", Summary: "one EVM chain whose metrics this node serves", Handler: s.Adapt(s.serveGetChain)},
 		{Name: routeGetEvmChainRollingWindowMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}/rollingWindowMetrics/{metric}", Summary: "an EVM chain metric over rolling windows (or of all EVM chains)", Handler: s.Adapt(s.serveGetEvmChainRollingWindowMetrics)},
+		{Name: routeStakingMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/networks/{network}/metrics/{metric}", Summary: "daily validator and delegator counts and weights of a subnet", Handler: s.Adapt(s.serveStakingMetrics)},
+		{Name: routeValidatorsByDateRange, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnets/{subnetId}/validators:getAddresses", Summary: "reward addresses of a subnet's validations over a time frame", Handler: s.Adapt(s.serveValidatorsByDateRange)},
 	}
 }

@@ -196,6 +196,9 @@ type blockTxn struct {
 	// burns are the chain's burn totals after the last block this
 	// transaction wrote (burns.go).
 	burns burnState
+	// stake is the P-chain staking figures this transaction changed
+	// (stakeseries.go).
+	stake stakeState
 	// prev is the stored record of block prevHeight (nil: not stored),
 	// read once for the chain time, the supply and the L1 fees that the
 	// transaction's first block carries on from.

@@ -75,6 +75,17 @@ import (
 //	0x3A  l1weight | validationID(32)                        weight(8) of an L1 validation now: what its creating tx
 //	                                                         gave it, then each SetL1ValidatorWeightTx (0: removed)
 //	                                                         (l1validationstate.go)
+//	0x3B  stkday | subnetID(32) | day(8)                     staking figures (stakeseries.go): validator count,
+//	                                                         weight(16), delegator count, weight(16) of the subnet's
+//	                                                         current set after the last block of the UTC day that
+//	                                                         changed it (a day without a row carries the newest
+//	                                                         earlier one)
+//	0x3C  stknow | 0 | subnetID(32)                          the subnet's staking figures now (as 0x3B)
+//	0x3C  stknow | 1 | time(8) | event(1) | txID(32)         "" : what the P-chain time reaching time does to the
+//	                                                         current set: event 0 a pre-Durango pending staker
+//	                                                         becomes current, 1 a permissioned subnet validator ends
+//	0x3C  stknow | 2                                         the P-chain height(8) the figures count from (0: genesis;
+//	                                                         a store written before them starts where it resumed)
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
 //	                                                         next chain time, type, size, tx count, P-chain current
 //	                                                         supply and L1 validator fee state (accrued fees,
@@ -226,6 +237,8 @@ const (
 	tagL1End    byte = 0x38
 	tagL1Active byte = 0x39
 	tagL1Weight byte = 0x3A
+	tagStakeDay byte = 0x3B
+	tagStakeNow byte = 0x3C
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
 	tagVertex   byte = 0x42

@@ -79,9 +79,22 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 		if err := trackL1Fees(txn, net, b, ts, chainTimeBefore); err != nil {
 			return fmt.Errorf("P-chain L1 validator fees at block %d: %w", b.Number, err)
 		}
+		if err := stakeCountedFrom(txn, b.Number); err != nil {
+			return fmt.Errorf("P-chain staking figures at block %d: %w", b.Number, err)
+		}
+		if b.AdvancesTime {
+			if err := stakeAdvance(txn, ts); err != nil {
+				return fmt.Errorf("P-chain staking figures at block %d: %w", b.Number, err)
+			}
+		}
 	}
 	if err := writePrimaryBlock(txn, net, w.chain, b, ts); err != nil {
 		return err
+	}
+	if w.chain == netinfo.P {
+		if err := stakeBlockEnd(txn, b, ts); err != nil {
+			return fmt.Errorf("P-chain staking figures at block %d: %w", b.Number, err)
+		}
 	}
 	if err := writePrimaryBurns(txn, net, b); err != nil {
 		return fmt.Errorf("%s burns at block %d: %w", w.chain, b.Number, err)
@@ -104,6 +117,9 @@ func (w *PrimaryWriter) writeGenesis(txn *blockTxn, net *PrimaryNetwork, g *pdat
 	}
 	if w.chain == netinfo.P {
 		genesisSupply(txn, net, g)
+		if err := stakeGenesis(txn, g, ts); err != nil {
+			return fmt.Errorf("the genesis staking figures: %w", err)
+		}
 		if err := writePrimaryNetworkRegistry(txn, ts); err != nil {
 			return fmt.Errorf("writing the primary network: %w", err)
 		}
@@ -180,6 +196,11 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 		at := txPlace{chain: chain, pos: pdata.TxPos{Height: b.Number, Index: uint32(i)}, block: b.ID, time: ts}
 		if err := writePrimaryTx(txn, net, at, tx); err != nil {
 			return fmt.Errorf("tx %s: %w", tx.ID, err)
+		}
+		if chain == netinfo.P && b.Number > 0 {
+			if err := stakeTx(txn, b, b.Durango, tx, ts); err != nil {
+				return fmt.Errorf("tx %s staking figures: %w", tx.ID, err)
+			}
 		}
 		if chain == netinfo.P {
 			if err := writeStaking(txn, at, tx); err != nil {
