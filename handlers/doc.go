@@ -42,10 +42,14 @@
 //	listChains                                   GET   /metrics/v2/chains                                                          metrics/list_chains.go
 //	getChain                                     GET   /metrics/v2/chains/{chainId}                                                metrics/get_chain.go
 //	getEvmChainRollingWindowMetrics              GET   /metrics/v2/chains/{chainId}/rollingWindowMetrics/{metric}                  metrics/get_evm_chain_rolling_window_metrics.go
-//	metrics-health-check                         GET   /metrics/v2/health-check                                                    metrics/metrics_health_check.go
-//	metrics-live-check                           GET   /metrics/v2/live-check                                                      metrics/metrics_live_check.go
 //	getStakingMetrics                            GET   /metrics/v2/networks/{network}/metrics/{metric}                             metrics/get_staking_metrics.go
 //	getValidatorsByDateRange                     GET   /metrics/v2/subnets/{subnetId}/validators:getAddresses                      metrics/get_validators_by_date_range.go
+//	getMetricsByNodeId                           GET   /metrics/v2/validator/{nodeId}/metrics/{metric}                             metrics/get_metrics_by_node_id.go
+//	getMetricsBySubnetId                         GET   /metrics/v2/subnet/{subnetId}/metrics/{metric}                              metrics/get_metrics_by_subnet_id.go
+//	getMetricsByValidationId                     GET   /metrics/v2/validation/{l1ValidationId}/metrics/{metric}                    metrics/get_metrics_by_validation_id.go
+//	getTotalL1ValidatorMetrics                   GET   /metrics/v2/validators/metrics/{metric}                                     metrics/get_total_l1_validator_metrics.go
+//	metrics-health-check                         GET   /metrics/v2/health-check                                                    metrics/metrics_health_check.go
+//	metrics-live-check                           GET   /metrics/v2/live-check                                                      metrics/metrics_live_check.go
 //	aggregateSignatures                          POST  /v1/signatureAggregator/{network}/aggregateSignatures                       sigagg/aggregate_signatures.go
 //	getAggregatedSignatures                      GET   /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}              sigagg/get_aggregated_signatures.go
 //	supportedChains                              GET   /v1/chains                                                                  evm/supported_chains.go

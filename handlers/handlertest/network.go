@@ -7,6 +7,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/handlertest/fakenet"
 	"github.com/avadata/avadata/indexer/follower"
+	"github.com/avadata/avadata/indexer/metricdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
 )
@@ -32,6 +33,10 @@ type Fakes struct {
 
 	// StakeSeries is the staking series (metrics_staking_fake.go).
 	StakeSeries StakeSeries
+	// L1Fees answers L1FeeSeries (l1feeseries_fake.go); L1FeeQueries are
+	// the queries it was asked.
+	L1Fees       func(metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
+	L1FeeQueries []metricdata.L1FeeQuery
 }
 
 type TPSCall struct {

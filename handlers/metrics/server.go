@@ -42,6 +42,8 @@ type Reader interface {
 	// (getValidatorsByDateRange).
 	ValidatorRewardAddresses(ctx context.Context, subnet ids.ID, from, to int64, after *pdata.StakerPos,
 		limit int) ([]metricdata.ValidatorRewardAddresses, bool, error)
+	// L1FeeSeries returns the daily L1 validator fee series q asks.
+	L1FeeSeries(ctx context.Context, q metricdata.L1FeeQuery) (metricdata.L1FeeSeries, error)
 }
 
 // server serves the metrics service's operations.
@@ -64,5 +66,9 @@ func Routes(core *api.Core, reader Reader) []api.Route {
 		{Name: routeGetEvmChainRollingWindowMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/chains/{chainId}/rollingWindowMetrics/{metric}", Summary: "an EVM chain metric over rolling windows (or of all EVM chains)", Handler: s.Adapt(s.serveGetEvmChainRollingWindowMetrics)},
 		{Name: routeStakingMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/networks/{network}/metrics/{metric}", Summary: "daily validator and delegator counts and weights of a subnet", Handler: s.Adapt(s.serveStakingMetrics)},
 		{Name: routeValidatorsByDateRange, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnets/{subnetId}/validators:getAddresses", Summary: "reward addresses of a subnet's validations over a time frame", Handler: s.Adapt(s.serveValidatorsByDateRange)},
+		{Name: routeGetMetricsByNodeID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validator/{nodeId}/metrics/{metric}", Summary: "daily L1 validator fees of a node", Handler: s.Adapt(s.serveGetMetricsByNodeID)},
+		{Name: routeGetMetricsBySubnetID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/subnet/{subnetId}/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of a subnet", Handler: s.Adapt(s.serveGetMetricsBySubnetID)},
+		{Name: routeGetMetricsByValidationID, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validation/{l1ValidationId}/metrics/{metric}", Summary: "daily fees of an L1 validation", Handler: s.Adapt(s.serveGetMetricsByValidationID)},
+		{Name: routeGetTotalL1ValidatorMetrics, Method: http.MethodGet, Path: api.MetricsPrefix + "/v2/validators/metrics/{metric}", Summary: "daily L1 validator fees and paying validators of every L1", Handler: s.Adapt(s.serveGetTotalL1ValidatorMetrics)},
 	}
 }

@@ -193,6 +193,9 @@ type blockTxn struct {
 	// l1fees is the L1 validator fee state after the last P-chain block
 	// this transaction wrote (l1fees.go).
 	l1fees l1FeeState
+	// l1series is the L1 validator fee series' state after it
+	// (l1feeseries.go).
+	l1series l1SeriesState
 	// burns are the chain's burn totals after the last block this
 	// transaction wrote (burns.go).
 	burns burnState

@@ -86,6 +86,16 @@ import (
 //	                                                         becomes current, 1 a permissioned subnet validator ends
 //	0x3C  stknow | 2                                         the P-chain height(8) the figures count from (0: genesis;
 //	                                                         a store written before them starts where it resumed)
+//	0x3D  l1fday | dayStart(8)                               the L1 validator fee series' day (l1feeseries.go): accrued
+//	                                                         fees and the total charged to every L1 validation after
+//	                                                         the day's last P block, validations charged that day,
+//	                                                         whether the day's active ones were counted, and those
+//	                                                         activated since
+//	0x3E  l1fval | validationID(32)                          an L1 validation's fee series row: creation day, last day
+//	                                                         counted as paying, active periods in accrued-fee terms
+//	                                                         (from, from day, paid up to, stop day)
+//	0x3F  l1fby | kind(1) | owner | validationID(32)         "" : the validation belongs to the subnet (kind 0, owner
+//	                                                         subnetID(32)) or the node (kind 1, owner nodeID(20))
 //	0x40  block | chain | height(8)                          P/X block record (primaryrows.go): id, parent, time,
 //	                                                         next chain time, type, size, tx count, P-chain current
 //	                                                         supply and L1 validator fee state (accrued fees,
@@ -196,8 +206,10 @@ import (
 // block (the previous block record's supply, the pending rows 0x37, the
 // staker rows' potential rewards), and so is the L1 validator fee state
 // (l1fees.go: the previous block record's, the active L1 validator rows
-// 0x38-0x39): they rely on each block being committed exactly once, with
-// the cursor (commit.go). So does the EVM block row's cumulative tx count
+// 0x38-0x39), and the L1 validator fee series carried from day row to day
+// row (0x3D-0x3F, l1feeseries.go; a store written before them has none and
+// gets them on a rebuild): they rely on each block being committed exactly
+// once, with the cursor (commit.go). So does the EVM block row's cumulative tx count
 // (the previous block row's count plus the block's txs, evmblocks.go), and
 // the burn totals (0x60-0x62, burns.go: the previous row's plus the
 // block's).
@@ -239,6 +251,9 @@ const (
 	tagL1Weight byte = 0x3A
 	tagStakeDay byte = 0x3B
 	tagStakeNow byte = 0x3C
+	tagL1FeeDay byte = 0x3D
+	tagL1FeeVal byte = 0x3E
+	tagL1FeeBy  byte = 0x3F
 	tagBlock    byte = 0x40
 	tagProposer byte = 0x41
 	tagVertex   byte = 0x42

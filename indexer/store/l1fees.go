@@ -82,6 +82,18 @@ func trackL1Fees(txn *blockTxn, net *PrimaryNetwork, b *pdata.Block, ts int64, c
 			return err
 		}
 	}
+	if err := startL1Series(txn, b, ts); err != nil {
+		return fmt.Errorf("L1 validator fee series: %w", err)
+	}
+	if err := trackL1FeeBlock(txn, net, b, ts, chainTimeBefore); err != nil {
+		return err
+	}
+	return endL1Series(txn)
+}
+
+// trackL1FeeBlock is trackL1Fees once the state is loaded.
+func trackL1FeeBlock(txn *blockTxn, net *PrimaryNetwork, b *pdata.Block, ts int64, chainTimeBefore func() (int64, error)) error {
+	s := &txn.l1fees
 	if !s.known || !b.AdvancesTime {
 		return nil
 	}
@@ -147,6 +159,9 @@ func advanceL1Fees(txn *blockTxn, config fee.Config, seconds uint64) error {
 	if err != nil {
 		return fmt.Errorf("accruing L1 validator fees: %w", err)
 	}
+	if err := l1SeriesAdvance(txn, s.AccruedFees, accrued); err != nil {
+		return err
+	}
 	s.AccruedFees = accrued
 	if err := deactivateL1Below(txn, accrued, true); err != nil {
 		return err
@@ -173,6 +188,9 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 	switch tx.Type {
 	case "ConvertSubnetToL1Tx", "RegisterL1ValidatorTx":
 		for _, v := range tx.L1Validators {
+			if err := l1SeriesCreated(txn, &v); err != nil {
+				return err
+			}
 			if v.Balance == 0 {
 				continue // added inactive
 			}
@@ -180,7 +198,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			if err != nil {
 				return fmt.Errorf("L1 validator %s: %w", v.ValidationID, err)
 			}
-			if err := setL1End(txn, v.ValidationID, 0, end); err != nil {
+			if err := setL1End(txn, v.ValidationID, 0, end, 0); err != nil {
 				return err
 			}
 		}
@@ -195,7 +213,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 				return err
 			}
 			txn.burns.l1Refunded(old, s.AccruedFees)
-			if err := setL1End(txn, v.ValidationID, old, 0); err != nil {
+			if err := setL1End(txn, v.ValidationID, old, 0, s.AccruedFees); err != nil {
 				return err
 			}
 		}
@@ -214,7 +232,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			if err != nil {
 				return fmt.Errorf("L1 validator %s: %w", v.ValidationID, err)
 			}
-			if err := setL1End(txn, v.ValidationID, old, end); err != nil {
+			if err := setL1End(txn, v.ValidationID, old, end, 0); err != nil {
 				return err
 			}
 		}
@@ -226,7 +244,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			}
 			// The balance left is refunded.
 			txn.burns.l1Refunded(old, s.AccruedFees)
-			if err := setL1End(txn, v.ValidationID, old, 0); err != nil {
+			if err := setL1End(txn, v.ValidationID, old, 0, s.AccruedFees); err != nil {
 				return err
 			}
 		}
@@ -260,10 +278,23 @@ func l1End(txn *blockTxn, validationID ids.ID) (uint64, error) {
 }
 
 // setL1End moves a validator's EndAccumulatedFee from old to end (0:
-// inactive) and counts it in or out of the active validators.
-func setL1End(txn *blockTxn, validationID ids.ID, old, end uint64) error {
+// inactive) and counts it in or out of the active validators. When it
+// goes inactive, stop is the accrued-fee position it paid up to: old when
+// the fee state ran it out, the accrued fees when a tx disabled or removed
+// it (l1feeseries.go).
+func setL1End(txn *blockTxn, validationID ids.ID, old, end, stop uint64) error {
 	s := &txn.l1fees
 	txn.burns.l1ActiveEndMoved(old, end)
+	switch {
+	case old == 0 && end != 0:
+		if err := l1SeriesActivated(txn, validationID); err != nil {
+			return err
+		}
+	case old != 0 && end == 0:
+		if err := l1SeriesDeactivated(txn, validationID, stop); err != nil {
+			return err
+		}
+	}
 	if old != 0 {
 		if err := txn.delete(l1ActiveKey(old, validationID)); err != nil {
 			return err
@@ -313,7 +344,8 @@ func deactivateL1Below(txn *blockTxn, limit uint64, inclusive bool) error {
 		if err != nil {
 			return err
 		}
-		if err := setL1End(txn, validationID, beUint64(k[1:9]), 0); err != nil {
+		end := beUint64(k[1:9])
+		if err := setL1End(txn, validationID, end, 0, end); err != nil {
 			return fmt.Errorf("deactivating L1 validator %s: %w", validationID, err)
 		}
 	}
