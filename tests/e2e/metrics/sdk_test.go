@@ -43,7 +43,7 @@ func TestMetricsSDKConformance(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	chains := recompute(t, ctx, env.Base(t), acts)
-	f := &sdkMetricsFixture{mbase: env.Metrics(t), chains: chains, node: localNodeID(t, ctx, env.URI(t))}
+	f := &sdkMetricsFixture{mbase: env.Metrics(t), chains: chains, node: primaryValidator(t, ctx, env.URI(t))}
 	for _, a := range acts {
 		if a.chain.SubnetID.String() != primaryNetworkID {
 			f.subnet = a.chain.SubnetID.String()
@@ -61,13 +61,9 @@ const primaryNetworkID = "11111111111111111111111111111111LpoYY"
 
 // metricsPendingOperations are the issue-20 operations whose SDK calls are
 // written before avadata serves them: skipped, and the test fails once one
-// is served and still listed.
-func metricsPendingOperations() []string {
-	return []string{
-		"getStakingMetrics", "getValidatorsByDateRange",
-		"getMetricsByNodeId", "getMetricsBySubnetId", "getMetricsByValidationId", "getTotalL1ValidatorMetrics",
-	}
-}
+// is served and still listed. Every operation of issue 20 is served: the
+// list is empty.
+func metricsPendingOperations() []string { return nil }
 
 // issue20Operations are the Metrics API operations of issue 20 that the
 // SDK has, by operationId.
@@ -82,20 +78,25 @@ func issue20Operations() []string {
 // isMetricsFunction reports whether an SDK function is a Metrics API call.
 func isMetricsFunction(fn harness.SDKFunction) bool { return strings.HasPrefix(fn.Func, "metrics") }
 
-// localNodeID is the node's ID (info.getNodeID).
-func localNodeID(t *testing.T, ctx context.Context, uri string) string {
+// primaryValidator is a validator of the primary network (the local
+// network's genesis one): a node the index knows as a staker, without L1
+// validations.
+func primaryValidator(t *testing.T, ctx context.Context, uri string) string {
 	t.Helper()
 	var reply struct {
-		NodeID string `json:"nodeID"`
+		Validators []struct {
+			NodeID string `json:"nodeID"`
+		} `json:"validators"`
 	}
-	require.NoError(t, truth.Call(ctx, uri+"/ext/info", "info.getNodeID", struct{}{}, &reply))
-	return reply.NodeID
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getCurrentValidators", struct{}{}, &reply))
+	require.NotEmpty(t, reply.Validators, "the primary network has no validator")
+	return reply.Validators[0].NodeID
 }
 
 type sdkMetricsFixture struct {
 	mbase  string
 	chains []*chainTruth
-	node   string // the local node's ID
+	node   string // a primary network validator's node ID
 	subnet string // the subnet-evm chain's subnet
 }
 
@@ -183,7 +184,7 @@ func (f *sdkMetricsFixture) checks(t *testing.T) []harness.SDKCheck {
 			EveryPage(f.rawCheck("/v2/validators/metrics/"+metric, nil)))
 	}
 	for _, metric := range []string{"perNodeCumulativeFeesPaid", "perNodeDailyFeesPaid"} {
-		add(f.l1Call("L1 fees of the local node "+metric, "metricsL1ValidatorsGetMetricsByNodeId",
+		add(f.l1Call("L1 fees of a primary network validator "+metric, "metricsL1ValidatorsGetMetricsByNodeId",
 			harness.SDKReq{"nodeId": f.node, "metric": metric}, "/v2/validator/"+url.PathEscape(f.node)+"/metrics/"+metric))
 	}
 	if f.subnet != "" {
@@ -196,6 +197,8 @@ func (f *sdkMetricsFixture) checks(t *testing.T) []harness.SDKCheck {
 		add(harness.SDKFails("L1 fees of an unknown validation "+metric, "metricsL1ValidatorsGetMetricsByValidationId",
 			harness.SDKReq{"l1ValidationId": "2Z36RnQuk1hvsnFeGWzfZUfXNr7w1SjzmDQ78YxfTVNAkDq3nZ", "metric": metric}, "NotFoundError", 404))
 	}
+	add(harness.SDKFails("L1 fees of a node the index does not know", "metricsL1ValidatorsGetMetricsByNodeId",
+		harness.SDKReq{"nodeId": "NodeID-111111111111111111116DBWJs", "metric": "perNodeDailyFeesPaid"}, "NotFoundError", 404))
 	add(harness.SDKSucceeds("validators:getAddresses of the primary network", "metricsSubnetsGetValidators",
 		harness.SDKReq{"subnetId": primaryNetworkID, "network": "testnet"}).Some().AllPages(10))
 	return out
