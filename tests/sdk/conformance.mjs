@@ -18,7 +18,8 @@
 //     "requestFrom": { "case": "earlier case", "path": "operationId", "param": "operationId" }
 //                               fill request[param] from an earlier case's result,
 //     "pollUntil": { "path": "operationStatus", "notIn": ["RUNNING"], "timeoutMs": 60000, "intervalMs": 500 }
-//                               repeat the call until the result's value at path leaves notIn }
+//                               repeat the call until the result's value at path leaves notIn,
+//     "keepPages": true         report every page's parsed result (pageResults), not only the first's }
 //
 // Both print one JSON document on stdout. A run's report has, per case:
 // outcome "ok" | "typed-error" (BadRequestError, NotFoundError, ...: the
@@ -309,7 +310,7 @@ async function run(inputFile) {
     let outcome;
     const once = () => {
       raws = [];
-      return callOnce(call, request, options, op.paginated, maxPages, () => raws);
+      return callOnce(call, request, options, op.paginated, maxPages, () => raws, c.keepPages);
     };
     for (;;) {
       polls++;
@@ -338,8 +339,9 @@ async function run(inputFile) {
 }
 
 // callOnce makes one call (following pages up to maxPages) and reports it.
-async function callOnce(call, request, options, paginated, maxPages, rawsNow) {
+async function callOnce(call, request, options, paginated, maxPages, rawsNow, keepPages) {
   const out = { pages: 0, items: 0, droppedKeys: [], result: null };
+  if (keepPages) out.pageResults = [];
   const dropped = new Set();
   const diff = (parsed) => {
     const text = rawsNow().at(-1);
@@ -355,12 +357,14 @@ async function callOnce(call, request, options, paginated, maxPages, rawsNow) {
       out.result = first ?? null;
       out.items = countItems(first);
       if (first !== undefined) diff(first);
+      if (keepPages) out.pageResults.push(first ?? null);
     } else {
       for await (const page of first) {
         out.pages++;
         if (out.pages === 1) out.result = page.result;
         out.items += countItems(page.result);
         diff(page.result);
+        if (keepPages) out.pageResults.push(page.result);
         if (out.pages >= maxPages) {
           out.morePages = typeof page.result?.nextPageToken === "string" && page.result.nextPageToken !== "";
           break;

@@ -96,6 +96,9 @@ type SDKCase struct {
 	MaxPages    int             `json:"maxPages,omitempty"`
 	RequestFrom *SDKRequestFrom `json:"requestFrom,omitempty"`
 	PollUntil   *SDKPollUntil   `json:"pollUntil,omitempty"`
+	// KeepPages has the report hold every page's parsed result
+	// (SDKCall.PageResults), not only the first's.
+	KeepPages bool `json:"keepPages,omitempty"`
 }
 
 // SDKRequestFrom fills a request parameter from an earlier case's result.
@@ -164,6 +167,8 @@ type SDKCall struct {
 	Result      json.RawMessage `json:"result"`
 	// Rewrote lists the fields a run with the spec's overrides rewrote.
 	Rewrote []string `json:"rewrote,omitempty"`
+	// PageResults is every page's parsed result, when the case keeps them.
+	PageResults []json.RawMessage `json:"pageResults,omitempty"`
 }
 
 // SDKResult is the report of one case.

@@ -58,6 +58,8 @@ type SDKCheck struct {
 	ToEnd bool
 	// Check, if set, looks at the first page's parsed result.
 	Check func(t *testing.T, result json.RawMessage)
+	// CheckPages, if set, looks at every page's parsed result.
+	CheckPages func(t *testing.T, pages []json.RawMessage)
 }
 
 // SDKReq is an SDK request object.
@@ -81,6 +83,12 @@ func (c SDKCheck) AllPages(n int) SDKCheck { c.MaxPages, c.ToEnd = n, true; retu
 
 // Keyed has the call send the API key.
 func (c SDKCheck) Keyed() SDKCheck { c.APIKey = true; return c }
+
+// EveryPage adds a look at every page's parsed result.
+func (c SDKCheck) EveryPage(check func(t *testing.T, pages []json.RawMessage)) SDKCheck {
+	c.KeepPages, c.CheckPages = true, check
+	return c
+}
 
 // Checked adds a look at the first page's parsed result.
 func (c SDKCheck) Checked(check func(t *testing.T, result json.RawMessage)) SDKCheck {
@@ -323,6 +331,9 @@ func CheckSDKResult(t *testing.T, c SDKCheck, r SDKResult, known []SDKDeviation)
 	}
 	if c.Check != nil {
 		c.Check(t, call.Result)
+	}
+	if c.CheckPages != nil {
+		c.CheckPages(t, call.PageResults)
 	}
 	t.Logf("%s: ok, %d page(s), %d item(s), %d ms", r.Name, call.Pages, call.Items, r.DurationMs)
 	return met

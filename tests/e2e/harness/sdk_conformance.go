@@ -17,6 +17,10 @@ type SDKConformance struct {
 	// Base is avadata's base URL: the per-call serverURL, the only thing a
 	// user changes.
 	Base string
+	// ServerURL, when set, is the per-call serverURL instead of Base: the
+	// Metrics API's (Base + "/metrics"), which the SDK's metrics calls need
+	// (they ignore a client-level one).
+	ServerURL string
 	// Domain names the domain in the summary ("EVM", "primary").
 	Domain string
 	// InDomain reports whether an SDK function belongs to the domain: every
@@ -63,6 +67,9 @@ func RunSDKConformance(t *testing.T, ctx context.Context, c SDKConformance) {
 
 	apiKey := SDKAPIKey()
 	in := SDKInput{BaseURL: c.Base, APIKey: apiKey, MaxPages: c.MaxPages}
+	if c.ServerURL != "" {
+		in.BaseURL = c.ServerURL
+	}
 	var run []SDKCheck
 	skipped := map[string]int{}
 	for _, check := range c.Checks {

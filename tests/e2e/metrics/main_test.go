@@ -20,6 +20,9 @@ var env *metricsEnv
 
 type metricsEnv struct {
 	*harness.Env
+	// activity is the EVM chain activity of the shared network
+	// (evmActivity).
+	activity harness.Once[[]*chainActivity]
 }
 
 func TestMain(m *testing.M) {
