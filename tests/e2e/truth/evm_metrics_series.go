@@ -219,11 +219,30 @@ func (m *ChainMetrics) Window(hours int64) *MetricsFigures {
 	return m.figures(m.blocksIn(h-(hours-1)*3600, h+3600))
 }
 
+// RollingServed says whether a rolling window reply has the window of
+// hours (0: allTime) of metric: every window of every metric, but the
+// distinct active addresses and senders only over the last hour, day and
+// week (as the SDK documents them), and active addresses over allTime.
+func RollingServed(metric string, hours int64) bool {
+	switch metric {
+	case "activeAddresses":
+		return hours <= 168
+	case "activeSenders":
+		return hours != 0 && hours <= 168
+	default:
+		return true
+	}
+}
+
 // Rolling is metric's rolling window values for one chain, or the
-// aggregate of several (each over its own windows), by key.
+// aggregate of several (each over its own windows), by key: the windows
+// RollingServed names.
 func Rolling(metric string, chains []*ChainMetrics) (map[string]MetricsValue, error) {
 	out := map[string]MetricsValue{}
 	for _, w := range RollingWindows() {
+		if !RollingServed(metric, w.Hours) {
+			continue
+		}
 		figs := make([]*MetricsFigures, len(chains))
 		for i, m := range chains {
 			figs[i] = m.Window(w.Hours)
