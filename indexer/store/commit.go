@@ -250,7 +250,11 @@ func (s *Store) newBlockTxn(chain netinfo.Chain) *blockTxn {
 }
 
 func (w *blockTxn) overHalf() bool {
-	return w.size > w.s.db.MaxBatchSize()/2 || w.count > w.s.db.MaxBatchCount()/2
+	size, count := w.size, w.count
+	if m := w.metrics; m != nil { // the metric rows written at the commit
+		size, count = size+m.pendingSize, count+m.pendingCount
+	}
+	return size > w.s.db.MaxBatchSize()/2 || count > w.s.db.MaxBatchCount()/2
 }
 
 func (w *blockTxn) set(k, v []byte) error {

@@ -84,9 +84,29 @@ type metricTxn struct {
 	// applied says a block changed them.
 	totalsRead, applied bool
 
+	// pendingSize and pendingCount are what flushMetrics will write, as
+	// blockTxn.set counts it: overHalf adds them, so that a transaction
+	// stops taking blocks while the rows they move still fit in it.
+	pendingSize, pendingCount int64
+
 	// Scratch sums of the block being applied.
 	fees, priceSum, maxPrice, product big.Int
 }
+
+// pend counts a write flushMetrics will make of a key of keyLen bytes and
+// a value of valueLen.
+func (m *metricTxn) pend(keyLen, valueLen int) {
+	m.pendingSize += int64(keyLen + valueLen + entryOverhead)
+	m.pendingCount++
+}
+
+// Sizes of the metric rows' keys and values, for the pending budget.
+const (
+	metricBucketKeyLen   = 1 + 1 + 1 + 8
+	lastActiveKeyLen     = 1 + 1 + 1 + 20
+	lastActiveHourKeyLen = 1 + 1 + 1 + 8 + 20
+	metricTotalsKeyLen   = 1 + 1
+)
 
 func (w *blockTxn) metricState() *metricTxn {
 	if w.metrics == nil {
@@ -253,6 +273,13 @@ func (m *metricTxn) note(w *blockTxn, role metricdata.Role, a common.Address,
 		}
 		e = lastActive{was: was, now: was, cached: cached}
 	}
+	if e.now == e.was && e.now < starts[0] { // the row changes: flushMetrics writes it
+		m.pend(lastActiveKeyLen, 8)
+		m.pend(lastActiveHourKeyLen, 0)
+		if e.was != absentHour {
+			m.pend(lastActiveHourKeyLen, 0) // the old by-hour row's delete
+		}
+	}
 	if e.now == absentHour {
 		switch role {
 		case metricdata.Active:
@@ -323,6 +350,7 @@ func (m *metricTxn) bucket(w *blockTxn, g metricdata.Granularity, start int64) (
 	}
 	p := &bk
 	m.buckets[id] = p
+	m.pend(metricBucketKeyLen, metricBucketLen)
 	return p, nil
 }
 
@@ -330,6 +358,7 @@ func (m *metricTxn) loadTotals(w *blockTxn) error {
 	if m.totalsRead {
 		return nil
 	}
+	m.pend(metricTotalsKeyLen, metricTotalsLen)
 	if t, ok := m.cache.totalsOf(); ok {
 		m.totals, m.totalsRead = t, true
 		return nil
