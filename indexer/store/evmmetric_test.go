@@ -366,6 +366,10 @@ func TestChainMetricsFromIndexBuiltBefore(t *testing.T) {
 		require.NoError(t, s.db.DropPrefix(newKey(tag, evmChain)))
 	}
 	s.metricCaches = metricCaches{}
+	from, ok, err = s.ChainMetricsFrom(ctx, evmChain)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Equal(t, blocks[40].Number, from, "before its writer carries on, none of the blocks held is counted")
 	require.NoError(t, w.Apply(ctx, blocks[40:], time.Now()))
 	from, ok, err = s.ChainMetricsFrom(ctx, evmChain)
 	require.NoError(t, err)

@@ -98,18 +98,39 @@ func (s *Store) ChainMetricTotals(ctx context.Context, chain netinfo.Chain) (met
 // ChainMetricsFrom is the first block chain's metric rows count, and ok
 // false while a back-fill re-derives them. It is RunningStateFrom, or later
 // on an index built before it kept the metric rows: they count from the
-// block its writer resumed at (ChainTotals.FirstHeight).
+// block its writer resumed at (ChainTotals.FirstHeight), or, until it
+// writes one, from the next block it will write (none of the blocks held
+// is counted).
 func (s *Store) ChainMetricsFrom(ctx context.Context, chain netinfo.Chain) (from uint64, ok bool, err error) {
 	from, ok, err = s.RunningStateFrom(ctx, chain)
 	if err != nil || !ok {
 		return from, ok, err
 	}
-	totals, err := s.ChainMetricTotals(ctx, chain)
+	var totals metricdata.ChainTotals
+	var cursor Cursor
+	err = s.read(ctx, func(txn *badger.Txn) error {
+		v, err := getValue(txn, metricTotalsKey(chain))
+		if err != nil {
+			return err
+		}
+		if v != nil {
+			if totals, err = decodeMetricTotals(v); err != nil {
+				return err
+			}
+		}
+		cursor, err = readCursor(txn, chain, StreamBlocks)
+		return err
+	})
 	if err != nil {
-		return 0, false, err
+		return 0, false, fmt.Errorf("reading where %s's metrics count from: %w", chain, err)
 	}
-	if totals.LastHeight != 0 && totals.FirstHeight > from {
-		from = totals.FirstHeight
+	switch {
+	case totals.LastHeight != 0:
+		from = max(from, totals.FirstHeight)
+	case !cursor.Fresh && cursor.NextHeight > from:
+		// Blocks are held but none is counted: an index built before the
+		// metric rows, which its writer has not carried on yet.
+		from = cursor.NextHeight
 	}
 	return from, true, nil
 }
