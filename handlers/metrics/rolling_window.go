@@ -65,12 +65,51 @@ func distinctRole(m chainMetric) (metricdata.Role, bool) {
 // first counted block is incomplete, so a window reaching it, and allTime,
 // are not served.
 func chainWindows(ctx context.Context, reader Reader, chain netinfo.Chain, m chainMetric, partial bool) ([]*metricFigure, error) {
-	windows := rollingWindows()
-	out := make([]*metricFigure, len(windows))
+	newest, err := newestHour(ctx, reader, chain)
+	if err != nil {
+		return nil, err
+	}
+	_, distinct := distinctRole(m)
+	for attempt := 1; ; attempt++ {
+		out, err := chainWindowsAt(ctx, reader, chain, m, partial, newest)
+		if err != nil || !distinct {
+			return out, err
+		}
+		// A distinct count reads the addresses active since the window's
+		// first hour, up to now: a block of a later hour committed since
+		// the newest hour was read would count in every window. The
+		// newest hour unchanged after the counts says none was.
+		again, err := newestHour(ctx, reader, chain)
+		if err != nil {
+			return nil, err
+		}
+		if len(again) == len(newest) && (len(again) == 0 || again[0].Start == newest[0].Start) ||
+			attempt == maxWindowAttempts {
+			return out, nil
+		}
+		newest = again
+	}
+}
+
+// maxWindowAttempts bounds the recounts of a chain's distinct windows
+// while its newest hour moves (once an hour: one recount is enough).
+const maxWindowAttempts = 3
+
+// newestHour reads the chain's newest hour bucket (none: no block counted).
+func newestHour(ctx context.Context, reader Reader, chain netinfo.Chain) ([]metricdata.ChainBucket, error) {
 	newest, err := reader.ChainBuckets(ctx, chain, metricdata.Hour, 0, math.MaxInt64, 1)
 	if err != nil {
 		return nil, fmt.Errorf("reading the newest hour bucket of %s: %w", chain, err)
 	}
+	return newest, nil
+}
+
+// chainWindowsAt is chainWindows for the newest hour bucket read.
+func chainWindowsAt(ctx context.Context, reader Reader, chain netinfo.Chain, m chainMetric, partial bool,
+	newest []metricdata.ChainBucket,
+) ([]*metricFigure, error) {
+	windows := rollingWindows()
+	out := make([]*metricFigure, len(windows))
 	if len(newest) == 0 {
 		// No block counted yet: from genesis every window is empty; above
 		// it nothing is known.

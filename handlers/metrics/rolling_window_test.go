@@ -95,3 +95,38 @@ func TestRollingMetricEnumInOpenAPI(t *testing.T) {
 	}
 	require.ElementsMatch(t, windows, documented)
 }
+
+// commitDuringCount is a reader whose chain gets a block of the next hour,
+// with a new address, while the first distinct count runs: as the
+// follower committing between the handler's reads.
+type commitDuringCount struct {
+	*handlertest.Fakes
+	next      handlertest.MetricBlock
+	committed bool
+}
+
+func (r *commitDuringCount) ActiveSince(ctx context.Context, chain netinfo.Chain, role metricdata.Role, hour int64) (uint64, error) {
+	if !r.committed {
+		r.committed = true
+		r.AddMetricBlocks(chain, r.next)
+	}
+	return r.Fakes.ActiveSince(ctx, chain, role, hour)
+}
+
+// A distinct count over a window is of the window the handler answers
+// about: a block of a later hour committed between reading the newest hour
+// and counting does not add its addresses to lastHour.
+func TestRollingDistinctCountOfOneSnapshot(t *testing.T) {
+	fakes := handlertest.NewFakes()
+	h := time.Date(2024, 5, 6, 10, 0, 0, 0, time.UTC).Unix()
+	fakes.AddMetricBlocks(netinfo.C, handlertest.MetricBlock{Ts: h + 10, Active: []string{"a", "b"}})
+	r := &commitDuringCount{Fakes: fakes, next: handlertest.MetricBlock{Ts: h + 3600 + 5, Active: []string{"c"}}}
+	m, ok := lookupChainMetric("activeAddresses")
+	require.True(t, ok)
+	got, err := chainWindows(context.Background(), r, netinfo.C, m, false)
+	require.NoError(t, err)
+	require.NotNil(t, got[0])
+	// Either hour's lastHour is right (h: a, b; h+1: c), never both.
+	require.Equal(t, "1", m.value(*got[0]).String(), "lastHour of the newest hour, h+1 (c)")
+	require.Equal(t, "3", m.value(*got[1]).String(), "lastDay")
+}
