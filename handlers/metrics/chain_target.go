@@ -93,7 +93,10 @@ func (s *server) targetHistory(ctx context.Context, t metricsTarget, heights *ap
 			return metricsHistory{}, fmt.Errorf("reading where the metrics of %s count from: %w", ci.Chain, err)
 		}
 		h := api.NewHistory(ci, from).WithRunningState(derived, ok)
-		heights.NoteHistory(stream, h.From)
+		// The figures count from the later of the index's first block and
+		// the metric rows' (an index built before it kept them, or a
+		// back-fill still filling): the header names that block.
+		heights.NoteHistory(stream, max(h.From, h.DerivedFrom))
 		if h.Rederiving {
 			return metricsHistory{}, api.NewError(http.StatusServiceUnavailable,
 				"%s: a back-fill of older blocks is re-deriving the chain's metrics, so %s is not known until it ends "+

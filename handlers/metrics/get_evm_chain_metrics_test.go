@@ -361,7 +361,7 @@ func TestChainMetricsPartialHistory(t *testing.T) {
 		allPages(t, srv, "43112", "gasUsed", url.Values{"timeInterval": {"week"}, "pageSize": {"2"}}), true, "during a back-fill")
 	rec = srv.Get(t, seriesPath("43112", "cumulativeTxCount", nil))
 	handlertest.RequireMetricsError(t, rec, http.StatusBadRequest, "back-fill", "block 40")
-	require.Equal(t, "10", rec.Header().Get(api.HeaderHistoryFrom))
+	require.Equal(t, "40", rec.Header().Get(api.HeaderHistoryFrom), "the first block the figures count")
 }
 
 // While a back-fill re-derives a chain's metrics, every metric of it, and

@@ -110,11 +110,15 @@ func chainWindowsAt(ctx context.Context, reader Reader, chain netinfo.Chain, m c
 ) ([]*metricFigure, error) {
 	windows := rollingWindows()
 	out := make([]*metricFigure, len(windows))
+	role, distinct := distinctRole(m)
 	if len(newest) == 0 {
 		// No block counted yet: from genesis every window is empty; above
 		// it nothing is known.
 		if !partial {
-			for i := range out {
+			for i, w := range windows {
+				if distinct && !distinctServed(role, w.hours) {
+					continue // the same keys as once blocks are counted
+				}
 				f := m.figure(&metricdata.ChainBucket{})
 				out[i] = &f
 			}
@@ -122,7 +126,6 @@ func chainWindowsAt(ctx context.Context, reader Reader, chain netinfo.Chain, m c
 		return out, nil
 	}
 	h := newest[0].Start
-	role, distinct := distinctRole(m)
 	reachesFirst := false // a shorter window reached the incomplete hour
 	for i, w := range windows {
 		if w.hours == 0 {
