@@ -1,9 +1,6 @@
 package store
 
 import (
-	"encoding/binary"
-	"math/big"
-
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/libevm/common"
 
@@ -354,43 +351,11 @@ const (
 	StreamVertices
 )
 
-// key builds a key from a tag, a chain and fixed-width parts.
-type key []byte
-
-func newKey(tag byte, chain netinfo.Chain) key { return key{tag, byte(chain)} }
-
-func (k key) u64(v uint64) key                   { return binary.BigEndian.AppendUint64(k, v) }
-func (k key) u32(v uint32) key                   { return binary.BigEndian.AppendUint32(k, v) }
-func (k key) u16(v uint16) key                   { return binary.BigEndian.AppendUint16(k, v) }
-func (k key) addr(a common.Address) key          { return append(k, a[:]...) }
-func (k key) hash(h common.Hash) key             { return append(k, h[:]...) }
-func (k key) tokenID(id *big.Int) key            { return append(k, tokenIDBytes(id)...) }
-func (k key) bytes(b []byte) key                 { return append(k, b...) }
-func (k key) id(id ids.ID) key                   { return append(k, id[:]...) }
 func cursorKey(c netinfo.Chain, s Stream) []byte { return append(newKey(tagCursor, c), byte(s)) }
-
-// tokenIDBytes is a token id as 32 big-endian bytes (ids above 2^256 cannot
-// come out of a log; they are cut to the low 32 bytes).
-func tokenIDBytes(id *big.Int) []byte {
-	var b [32]byte
-	if id != nil {
-		raw := id.Bytes()
-		copy(b[32-min(len(raw), 32):], raw[max(len(raw)-32, 0):])
-	}
-	return b[:]
-}
-
-// sizedKey starts a whole key of n bytes with its tag, so that it is built
-// in one allocation: the primary writers build several per tx. Only for
-// whole keys: a prefix that callers extend in two ways must have no spare
-// capacity, or the two keys would share it.
-func sizedKey(n int, tag byte) key { return append(make(key, 0, n), tag) }
 
 func blockKey(chain netinfo.Chain, height uint64) []byte {
 	return append(sizedKey(10, tagBlock), byte(chain)).u64(height)
 }
-
-func (k key) shortID(a ids.ShortID) key { return append(k, a[:]...) }
 
 func ptxKey(id ids.ID) []byte   { return sizedKey(33, tagPTx).id(id) }
 func assetKey(id ids.ID) []byte { return key{tagAsset}.id(id) }
@@ -476,15 +441,12 @@ func stakerOrderPrefix(kind byte) key { return key{tagStkOrder, kind} }
 
 func rewardAddrPrefix(addr ids.ShortID) key { return key{tagRwdAddr}.shortID(addr) }
 func rewardNodePrefix(node ids.NodeID) key  { return key{tagRwdNode}.bytes(node.Bytes()) }
-func (k key) seq(n int64, id ids.ID) []byte { return k.u64(uint64(n)).id(id) }
 
 func tpsPrefix(chain netinfo.Chain) []byte { return newKey(tagTPS, chain) }
 
 func tpsKey(chain netinfo.Chain, dayStart int64) []byte {
 	return newKey(tagTPS, chain).u64(uint64(dayStart))
 }
-
-func beUint64(b []byte) uint64 { return binary.BigEndian.Uint64(b) }
 
 // metricBucketKey is the whole 0x9B key of chain's bucket of granularity g
 // starting at start.

@@ -472,33 +472,3 @@ func parseIndexedBlock(t *testing.T, chain string, id ids.ID, b []byte) IndexedB
 func (b IndexedBlock) String() string {
 	return fmt.Sprintf("outer %s inner %s proposer %s", b.OuterID, b.InnerID, b.Proposer)
 }
-
-// AtomicAmounts is what an atomic tx consumes (in) and produces (out) of
-// asset: its fee in that asset is in less out.
-func AtomicAmounts(tx *atomic.Tx, asset ids.ID) (in, out uint64) {
-	switch utx := tx.UnsignedAtomicTx.(type) {
-	case *atomic.UnsignedImportTx:
-		for _, i := range utx.ImportedInputs {
-			if i.AssetID() == asset {
-				in += i.In.Amount()
-			}
-		}
-		for _, o := range utx.Outs {
-			if o.AssetID == asset {
-				out += o.Amount
-			}
-		}
-	case *atomic.UnsignedExportTx:
-		for _, i := range utx.Ins {
-			if i.AssetID == asset {
-				in += i.Amount
-			}
-		}
-		for _, o := range utx.ExportedOutputs {
-			if o.AssetID() == asset {
-				out += o.Out.Amount()
-			}
-		}
-	}
-	return in, out
-}
