@@ -17,6 +17,11 @@ func activityPrefix(chain netinfo.Chain, addr common.Address, kind byte) key {
 	return newKey(tagActivity, chain).addr(addr).bytes([]byte{kind})
 }
 
+// activityKey starts a whole 0x95 key of n bytes (wholeKey).
+func activityKey(n int, chain netinfo.Chain, addr common.Address, kind byte) key {
+	return append(wholeKey(n, tagActivity, chain).addr(addr), kind)
+}
+
 // activityKind is the 0x95 kind of a token standard's transfers.
 func activityKind(e evmdata.ErcType) (byte, bool) {
 	switch e {
@@ -59,7 +64,7 @@ func (w *EVMWriter) writeNativeActivity(txn *blockTxn, height uint64, tx *evmdat
 		if a == (common.Address{}) || (i > 0 && a == parties[0]) || (i == 2 && a == parties[1]) {
 			continue
 		}
-		if err := txn.set(activityPrefix(w.chain, a, activityNative).u64(height).u32(tx.Index), nil); err != nil {
+		if err := txn.set(activityKey(35, w.chain, a, activityNative).u64(height).u32(tx.Index), nil); err != nil {
 			return err
 		}
 	}
@@ -78,11 +83,14 @@ func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmda
 		if a == (common.Address{}) || (i == 1 && a == t.From) { // a transfer to oneself is one row
 			continue
 		}
-		k := activityPrefix(w.chain, a, kind).u64(height).u32(t.LogIndex).u16(t.BatchIndex)
+		k := activityKey(37, w.chain, a, kind).u64(height).u32(t.LogIndex).u16(t.BatchIndex)
 		if err := txn.set(k, nil); err != nil {
 			return err
 		}
-		if err := setNewest(txn, addrTokenPrefix(w.chain, a).addr(t.Token), []byte{byte(t.Kind)}); err != nil {
+		if txn.addrTokenWritten(a, t.Token, byte(t.Kind)) {
+			continue // the same row (a sender's transfers of one token)
+		}
+		if err := setNewest(txn, wholeKey(42, tagAddrTok, w.chain).addr(a).addr(t.Token), []byte{byte(t.Kind)}); err != nil {
 			return err
 		}
 	}
@@ -96,7 +104,7 @@ func (w *EVMWriter) writeInternalActivity(txn *blockTxn, height uint64, txIndex 
 		if a == (common.Address{}) || (i == 1 && a == t.From) {
 			continue
 		}
-		k := activityPrefix(w.chain, a, activityInternal).u64(height).u32(txIndex).u32(t.Index)
+		k := activityKey(39, w.chain, a, activityInternal).u64(height).u32(txIndex).u32(t.Index)
 		if err := txn.set(k, nil); err != nil {
 			return err
 		}
@@ -116,4 +124,21 @@ func (w *EVMWriter) writeDeployerRows(txn *blockTxn, height uint64, txIndex uint
 		}
 	}
 	return nil
+}
+
+// addrTokenWritten says whether the transaction already wrote addr's 0x96
+// row of token with kind, the value it would write now (writing it again
+// changes nothing), and notes that it writes it otherwise.
+func (w *blockTxn) addrTokenWritten(addr, token common.Address, kind byte) bool {
+	var k [2 * common.AddressLength]byte
+	copy(k[:], addr[:])
+	copy(k[common.AddressLength:], token[:])
+	if held, ok := w.addrTokens[k]; ok && held == kind {
+		return true
+	}
+	if w.addrTokens == nil {
+		w.addrTokens = map[[2 * common.AddressLength]byte]byte{}
+	}
+	w.addrTokens[k] = kind
+	return false
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ava-labs/libevm/common"
@@ -81,19 +82,20 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 }
 
 func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error {
-	pos := newKey(tagEVMTx, w.chain).u64(height).u32(tx.Index)
+	pos := wholeKey(14, tagEVMTx, w.chain).u64(height).u32(tx.Index)
 	if err := txn.set(pos, encodeEVMTx(tx)); err != nil {
 		return err
 	}
-	at := key{}.u64(height).u32(tx.Index)
-	if err := txn.set(newKey(tagEVMHash, w.chain).hash(tx.Hash), at); err != nil {
+	at := pos[2:] // height(8) | index(4); never appended to
+	if err := txn.set(wholeKey(34, tagEVMHash, w.chain).hash(tx.Hash), at); err != nil {
 		return err
 	}
 	if err := txn.set(statusKey(w.chain, tx.Status, height, tx.Index), nil); err != nil {
 		return err
 	}
-	for _, addr := range involvedAddresses(tx) {
-		if err := txn.set(newKey(tagEVMAddr, w.chain).addr(addr).bytes(at), nil); err != nil {
+	var parties [8]common.Address
+	for _, addr := range involvedAddresses(tx, parties[:0]) {
+		if err := txn.set(wholeKey(34, tagEVMAddr, w.chain).addr(addr).bytes(at), nil); err != nil {
 			return err
 		}
 	}
@@ -122,11 +124,12 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 }
 
 func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, t *evmdata.TokenTransfer) error {
-	at := key{}.u64(height).u32(t.LogIndex).u16(t.BatchIndex)
-	if err := txn.set(newKey(tagEVMXfer, w.chain).bytes(at), encodeTransfer(tx.Index, tx.Hash, t)); err != nil {
+	xfer := wholeKey(16, tagEVMXfer, w.chain).u64(height).u32(t.LogIndex).u16(t.BatchIndex)
+	if err := txn.set(xfer, encodeTransfer(tx.Index, tx.Hash, t)); err != nil {
 		return err
 	}
-	if err := txn.set(newKey(tagEVMToken, w.chain).addr(t.Token).bytes(at), nil); err != nil {
+	at := xfer[2:] // height(8) | log(4) | batch(2); never appended to
+	if err := txn.set(wholeKey(36, tagEVMToken, w.chain).addr(t.Token).bytes(at), nil); err != nil {
 		return err
 	}
 	if err := w.writeTransferActivity(txn, height, t); err != nil {
@@ -205,18 +208,31 @@ func (w *EVMWriter) noteContract(txn *blockTxn, addr common.Address, kind evmdat
 	return txn.set(newKey(tagMetaQ, w.chain).addr(addr), nil)
 }
 
-// involvedAddresses lists every address a tx involves, once each: sender,
-// recipient, deployed contract, token senders and receivers, internal
-// senders and receivers. The zero address (mints, burns) is left out: it
-// would index every mint of the chain.
-func involvedAddresses(tx *evmdata.Tx) []common.Address {
-	seen := map[common.Address]bool{}
-	var out []common.Address
+// involvedAddresses appends to out every address a tx involves, once each:
+// sender, recipient, deployed contract, token senders and receivers,
+// internal senders and receivers. The zero address (mints, burns) is left
+// out: it would index every mint of the chain.
+func involvedAddresses(tx *evmdata.Tx, out []common.Address) []common.Address {
+	var seen map[common.Address]bool // past a few addresses; a linear scan before
 	add := func(a common.Address) {
-		if a != (common.Address{}) && !seen[a] {
-			seen[a] = true
-			out = append(out, a)
+		if a == (common.Address{}) {
+			return
 		}
+		if seen == nil && len(out) >= 8 {
+			seen = make(map[common.Address]bool, 2*len(out))
+			for _, o := range out {
+				seen[o] = true
+			}
+		}
+		if seen != nil {
+			if seen[a] {
+				return
+			}
+			seen[a] = true
+		} else if slices.Contains(out, a) {
+			return
+		}
+		out = append(out, a)
 	}
 	add(tx.From)
 	if tx.To != nil {

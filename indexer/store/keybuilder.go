@@ -52,6 +52,12 @@ func tokenIDBytes(id *big.Int) []byte {
 // capacity, or the two keys would share it.
 func sizedKey(n int, tag byte) key { return append(make(key, 0, n), tag) }
 
+// wholeKey starts a whole key of n bytes with its tag and chain (sizedKey):
+// the EVM writer builds a dozen per tx.
+func wholeKey(n int, tag byte, chain netinfo.Chain) key {
+	return append(make(key, 0, n), tag, byte(chain))
+}
+
 func (k key) shortID(a ids.ShortID) key { return append(k, a[:]...) }
 
 func (k key) seq(n int64, id ids.ID) []byte { return k.u64(uint64(n)).id(id) }
