@@ -16,8 +16,9 @@ import (
 
 // The EVM blocks and the chain's latest transactions: the block rows (0x81)
 // with the fees and the cumulative tx count the writer derives, the block
-// hash rows (0x98), and the status rows (0x99) that list a chain's failed or
-// successful transactions without reading the others.
+// hash rows (0x98), and the status rows (0x99) that list a chain's failed
+// transactions without reading the others (the successful ones list from the
+// tx rows, skipping the failures).
 
 // deriveBlock computes what a block row holds beyond the block: the fees
 // its txs paid and the chain's cumulative tx count, carried from the
@@ -204,8 +205,10 @@ func (s *Store) EVMBlockTxs(ctx context.Context, chain netinfo.Chain, number uin
 	return out, nil
 }
 
-// LatestEVMTxs lists a chain's transactions, newest first; with a status
-// filter it reads the status rows, so it reads no tx it does not return.
+// LatestEVMTxs lists a chain's transactions, newest first. The failed ones
+// it reads through their status rows, so it reads no tx it does not return;
+// the succeeded ones through the tx rows, skipping the (few) failed ones: a
+// row per succeeded tx would cost the writer an entry per tx.
 func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata.LatestTxQuery) ([]evmdata.IndexedTx, error) {
 	var out []evmdata.IndexedTx
 	err := s.read(ctx, func(txn *badger.Txn) error {
@@ -213,8 +216,6 @@ func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata
 		switch q.Status {
 		case evmdata.FailedOnly:
 			prefix = statusPrefix(chain, 0)
-		case evmdata.SucceededOnly:
-			prefix = statusPrefix(chain, 1)
 		}
 		_, hi := blockBounds(prefix, evmdata.BlockRange{}, q.Pinned)
 		if q.After != nil {
@@ -226,13 +227,16 @@ func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata
 			height := binary.BigEndian.Uint64(suffix)
 			var tx evmdata.IndexedTx
 			var err error
-			if q.Status == evmdata.AnyStatus {
-				tx, err = nativeTxOf(txn, chain, height, item, blocks)
-			} else {
+			if q.Status == evmdata.FailedOnly {
 				tx, err = loadNativeTx(txn, chain, evmdata.TxPos{Block: height, Index: binary.BigEndian.Uint32(suffix[8:])}, blocks)
+			} else {
+				tx, err = nativeTxOf(txn, chain, height, item, blocks)
 			}
 			if err != nil {
 				return false, err
+			}
+			if q.Status == evmdata.SucceededOnly && !tx.Tx.Succeeded() {
+				return true, nil
 			}
 			out = append(out, tx)
 			return len(out) < q.Limit, nil

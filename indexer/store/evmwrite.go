@@ -90,8 +90,10 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 	if err := txn.set(wholeKey(34, tagEVMHash, w.chain).hash(tx.Hash), at); err != nil {
 		return err
 	}
-	if err := txn.set(statusKey(w.chain, tx.Status, height, tx.Index), nil); err != nil {
-		return err
+	if !tx.Succeeded() { // the succeeded ones list from the tx rows (LatestEVMTxs)
+		if err := txn.set(statusKey(w.chain, tx.Status, height, tx.Index), nil); err != nil {
+			return err
+		}
 	}
 	var parties [8]common.Address
 	for _, addr := range involvedAddresses(tx, parties[:0]) {

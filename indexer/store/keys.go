@@ -165,8 +165,11 @@ import (
 //	                                                         the sender of its creation tx, and for a contract-made
 //	                                                         one also the creating contract
 //	0x98  ebhash | chain | blockHash(32)                     height(8)
-//	0x99  estatus | chain | status(1) | height(8) | index(4)   "" : the tx's receipt status (0 failed, 1 success), so
-//	                                                         the latest txs list by status (evmblocks.go)
+//	0x99  estatus | chain | status(1) | height(8) | index(4)   "" : a tx whose receipt status is not 1 (success),
+//	                                                         so the latest failed txs list without reading the others
+//	                                                         (evmblocks.go); the succeeded ones list from 0x80. An
+//	                                                         index written before this holds status-1 rows too,
+//	                                                         which nothing reads
 //	0x9A  enftreidx | chain | contract(20) | tokenID(32)     time(8): when a client last asked to re-read the token's
 //	                                                         URI and metadata (reindexNft's cooldown, evmreindex.go)
 //	0x9B  emetric | chain | g(1) | start(8)                 the chain's activity over one time bucket (evmmetric.go):
