@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ava-labs/libevm/common"
+	"github.com/dgraph-io/badger/v4"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -117,6 +118,44 @@ func TestEVMAddressTxsPagesBothWaysAndFiltersEntries(t *testing.T) {
 	require.Len(transfers, 2)
 	require.Equal(uint32(1), transfers[0].LogIndex, "newest first")
 	require.Equal(all[1].Tx.Hash, transfers[0].TxHash)
+
+	// An index written before 0x82 left the native parties out has a 0x82
+	// row for them too: each tx is still listed once, in order.
+	positions := func(addr common.Address, desc bool) []evmdata.TxPos {
+		txs, err := s.AddressTxs(ctx, evmChain, evmdata.AddressTxQuery{Address: addr, Desc: desc, Limit: 10})
+		require.NoError(err)
+		var out []evmdata.TxPos
+		for _, tx := range txs {
+			out = append(out, evmdata.TxPos{Block: tx.Block.Number, Index: tx.Tx.Index})
+		}
+		return out
+	}
+	parties := []common.Address{alice, bob, carol, token}
+	before := map[common.Address][2][]evmdata.TxPos{}
+	for _, a := range parties {
+		before[a] = [2][]evmdata.TxPos{positions(a, false), positions(a, true)}
+	}
+	require.NoError(s.db.Update(func(txn *badger.Txn) error {
+		for _, a := range parties {
+			prefix := activityPrefix(evmChain, a, activityNative)
+			err := scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
+				k := newKey(tagEVMAddr, evmChain).addr(a).bytes(item.KeyCopy(nil)[len(prefix):])
+				return true, txn.Set(k, nil)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	for _, a := range parties {
+		require.Equal(before[a], [2][]evmdata.TxPos{positions(a, false), positions(a, true)}, "%s", a)
+	}
+	for _, a := range parties {
+		active, err := s.HasActivity(ctx, evmChain, a)
+		require.NoError(err)
+		require.True(active)
+	}
 }
 
 func TestEVMNFTOwnershipAndHolders(t *testing.T) {

@@ -50,27 +50,6 @@ func blockHashKey(chain netinfo.Chain, hash common.Hash) []byte {
 	return newKey(tagEVMBHash, chain).hash(hash)
 }
 
-// writeNativeActivity writes the native rows of a tx: its sender, its
-// recipient and the contract it created, once each.
-func (w *EVMWriter) writeNativeActivity(txn *blockTxn, height uint64, tx *evmdata.Tx) error {
-	parties := [3]common.Address{tx.From}
-	if tx.To != nil {
-		parties[1] = *tx.To
-	}
-	if tx.ContractAddress != nil {
-		parties[2] = *tx.ContractAddress
-	}
-	for i, a := range parties {
-		if a == (common.Address{}) || (i > 0 && a == parties[0]) || (i == 2 && a == parties[1]) {
-			continue
-		}
-		if err := txn.set(activityKey(35, w.chain, a, activityNative).u64(height).u32(tx.Index), nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // writeTransferActivity writes the rows of a token transfer for its sender
 // and receiver (the zero address of a mint or burn has none): the typed
 // history row and the address-token row.

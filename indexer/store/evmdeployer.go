@@ -50,15 +50,21 @@ func (s *Store) DeployedBy(ctx context.Context, chain netinfo.Chain, deployer co
 }
 
 // HasActivity reports whether any indexed transaction of the chain involves
-// addr (a 0x82 row: any role, transfers and internal txs included).
+// addr (any role, transfers and internal txs included: a 0x82 or a native
+// 0x95 row).
 func (s *Store) HasActivity(ctx context.Context, chain netinfo.Chain, addr common.Address) (bool, error) {
 	found := false
 	err := s.read(ctx, func(txn *badger.Txn) error {
-		prefix := newKey(tagEVMAddr, chain).addr(addr)
-		return scanRange(ctx, txn, prefix, prefix, nil, false, func(*badger.Item) (bool, error) {
-			found = true
-			return false, nil
-		})
+		for _, prefix := range [2]key{newKey(tagEVMAddr, chain).addr(addr), activityPrefix(chain, addr, activityNative)} {
+			err := scanRange(ctx, txn, prefix, prefix, nil, false, func(*badger.Item) (bool, error) {
+				found = true
+				return false, nil
+			})
+			if err != nil || found {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return false, fmt.Errorf("looking for %s activity of %s: %w", chain, addr, err)

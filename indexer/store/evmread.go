@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -19,24 +20,30 @@ import (
 // block range skips by seeking).
 
 // AddressTxs lists the transactions that involve q.Address; each carries only
-// the transfers and internal transactions that involve it.
+// the transfers and internal transactions that involve it. They are the
+// merge of the address's native rows (0x95, sender, recipient or created
+// contract) and its other-role rows (0x82, token transfers and internal
+// txs); a tx in both (an index written before 0x82 left the native parties
+// out) is listed once.
 func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error) {
 	var out []evmdata.IndexedTx
 	err := s.read(ctx, func(txn *badger.Txn) error {
-		prefix := newKey(tagEVMAddr, chain).addr(q.Address)
-		lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
-		if q.After != nil {
-			at := prefix.u64(q.After.Block).u32(q.After.Index)
-			if q.Desc {
-				hi = minKey(hi, at)
-			} else {
-				lo = maxKey(lo, successor(at))
+		prefixes := [2]key{newKey(tagEVMAddr, chain).addr(q.Address), activityPrefix(chain, q.Address, activityNative)}
+		ranges := make([]rangeIter, 0, len(prefixes))
+		for _, prefix := range prefixes {
+			lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
+			if q.After != nil {
+				at := prefix.u64(q.After.Block).u32(q.After.Index)
+				if q.Desc {
+					hi = minKey(hi, at)
+				} else {
+					lo = maxKey(lo, successor(at))
+				}
 			}
+			ranges = append(ranges, newRangeIter(txn, prefix, lo, hi, q.Desc))
 		}
 		blocks := s.newBlockCache()
-		return scanRange(ctx, txn, prefix, lo, hi, q.Desc, func(item *badger.Item) (bool, error) {
-			suffix := item.Key()[len(prefix):]
-			pos := evmdata.TxPos{Block: binary.BigEndian.Uint64(suffix), Index: binary.BigEndian.Uint32(suffix[8:])}
+		return mergeRanges(ctx, ranges, evmTxOrder, func(pos evmdata.TxPos, _ *badger.Item) (bool, error) {
 			tx, err := loadTx(txn, chain, pos, &q.Address, blocks)
 			if err != nil {
 				return false, err
@@ -49,6 +56,20 @@ func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.A
 		return nil, fmt.Errorf("listing %s transactions of %s: %w", chain, q.Address, err)
 	}
 	return out, nil
+}
+
+// evmTxOrder orders the rows that end in an EVM tx position, height(8) |
+// index(4).
+var evmTxOrder = keyOrder[evmdata.TxPos]{
+	at: func(suffix []byte) evmdata.TxPos {
+		return evmdata.TxPos{Block: binary.BigEndian.Uint64(suffix), Index: binary.BigEndian.Uint32(suffix[8:])}
+	},
+	compare: func(a, b evmdata.TxPos) int {
+		if c := cmp.Compare(a.Block, b.Block); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Index, b.Index)
+	},
 }
 
 // TxByHash returns a transaction with all its transfers and internal txs.

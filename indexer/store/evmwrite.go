@@ -95,14 +95,20 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 			return err
 		}
 	}
+	// The native parties (sender, recipient, created contract) have their
+	// native activity rows (0x95); the other parties a 0x82 row. AddressTxs
+	// merges the two.
 	var parties [8]common.Address
-	for _, addr := range involvedAddresses(tx, parties[:0]) {
+	native := nativeParties(tx, parties[:0])
+	for _, addr := range involvedAddresses(tx, native)[len(native):] {
 		if err := txn.set(wholeKey(34, tagEVMAddr, w.chain).addr(addr).bytes(at), nil); err != nil {
 			return err
 		}
 	}
-	if err := w.writeNativeActivity(txn, height, tx); err != nil {
-		return err
+	for _, a := range native {
+		if err := txn.set(activityKey(35, w.chain, a, activityNative).u64(height).u32(tx.Index), nil); err != nil {
+			return err
+		}
 	}
 	for j := range tx.Transfers {
 		i := inOrder(txn, j, len(tx.Transfers))
@@ -210,10 +216,22 @@ func (w *EVMWriter) noteContract(txn *blockTxn, addr common.Address, kind evmdat
 	return txn.set(newKey(tagMetaQ, w.chain).addr(addr), nil)
 }
 
-// involvedAddresses appends to out every address a tx involves, once each:
-// sender, recipient, deployed contract, token senders and receivers,
-// internal senders and receivers. The zero address (mints, burns) is left
-// out: it would index every mint of the chain.
+// nativeParties appends to out a tx's sender, recipient and created
+// contract, once each, but the zero address.
+func nativeParties(tx *evmdata.Tx, out []common.Address) []common.Address {
+	for _, a := range [3]*common.Address{&tx.From, tx.To, tx.ContractAddress} {
+		if a != nil && *a != (common.Address{}) && !slices.Contains(out, *a) {
+			out = append(out, *a)
+		}
+	}
+	return out
+}
+
+// involvedAddresses appends to out (addresses already listed, once each)
+// every address a tx involves that out does not hold, once each: sender,
+// recipient, deployed contract, token senders and receivers, internal
+// senders and receivers. The zero address (mints, burns) is left out: it
+// would index every mint of the chain.
 func involvedAddresses(tx *evmdata.Tx, out []common.Address) []common.Address {
 	var seen map[common.Address]bool // past a few addresses; a linear scan before
 	add := func(a common.Address) {

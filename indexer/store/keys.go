@@ -132,7 +132,12 @@ import (
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
 //	                                                         from the previous block's row, evmblocks.go)
-//	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr (any role)
+//	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr other than as its sender,
+//	                                                         recipient or created contract (those have the native
+//	                                                         0x95 rows): in a token transfer or an internal tx. An
+//	                                                         address's txs are the merge of the two (AddressTxs); an
+//	                                                         index written before this has 0x82 rows for every role,
+//	                                                         which the merge reads once
 //	0x83  etok | chain | token(20) | height(8) | log(4) | batch(2)   "" : a transfer of token
 //	0x84  etxh | chain | txHash(32)                          height(8) | index(4)
 //	0x85  etr | chain | height(8) | log(4) | batch(2)        token transfer record (with its tx index)
