@@ -221,6 +221,9 @@ type blockTxn struct {
 	// contractKinds are the kinds the contract rows (0x88) the transaction
 	// read or wrote hold (noteContract).
 	contractKinds map[common.Address]evmdata.ErcType
+	// lists are the position lists of the block being written
+	// (positionlist.go).
+	lists positionLists
 	// addrTokens are the address-token rows (0x96) the transaction wrote,
 	// with the kind each holds (addrTokenWritten).
 	addrTokens map[[2 * common.AddressLength]byte]byte

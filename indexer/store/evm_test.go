@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ava-labs/libevm/common"
-	"github.com/dgraph-io/badger/v4"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
@@ -135,19 +134,14 @@ func TestEVMAddressTxsPagesBothWaysAndFiltersEntries(t *testing.T) {
 	for _, a := range parties {
 		before[a] = [2][]evmdata.TxPos{positions(a, false), positions(a, true)}
 	}
-	require.NoError(s.db.Update(func(txn *badger.Txn) error {
-		for _, a := range parties {
-			prefix := activityPrefix(evmChain, a, activityNative)
-			err := scanRange(ctx, txn, prefix, prefix, nil, false, func(item *badger.Item) (bool, error) {
-				k := newKey(tagEVMAddr, evmChain).addr(a).bytes(item.KeyCopy(nil)[len(prefix):])
-				return true, txn.Set(k, nil)
-			})
-			if err != nil {
-				return err
-			}
+	// The old layout: a row per position, and a 0x82 row for each native
+	// party's position too.
+	toOneRowPerPosition(t, s, []byte{tagEVMAddr, tagEVMToken, tagActivity}, func(k, pos []byte) []byte {
+		if k[0] != tagActivity || k[22] != activityNative {
+			return nil
 		}
-		return nil
-	}))
+		return newKey(tagEVMAddr, evmChain).bytes(k[2:22]).bytes(pos)
+	})
 	for _, a := range parties {
 		require.Equal(before[a], [2][]evmdata.TxPos{positions(a, false), positions(a, true)}, "%s", a)
 	}

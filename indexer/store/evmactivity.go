@@ -17,9 +17,23 @@ func activityPrefix(chain netinfo.Chain, addr common.Address, kind byte) key {
 	return newKey(tagActivity, chain).addr(addr).bytes([]byte{kind})
 }
 
-// activityKey starts a whole 0x95 key of n bytes (wholeKey).
-func activityKey(n int, chain netinfo.Chain, addr common.Address, kind byte) key {
-	return append(wholeKey(n, tagActivity, chain).addr(addr), kind)
+// transferRest is a transfer position's part after the height: log(4) |
+// batch(2).
+func transferRest(t *evmdata.TokenTransfer) uint64 {
+	return uint64(t.LogIndex)<<16 | uint64(t.BatchIndex)
+}
+
+// activityRestWidth is the width of a 0x95 position's part after the
+// height for kind: a tx index, a log | batch, or a tx index | frame.
+func activityRestWidth(kind byte) int {
+	switch kind {
+	case activityNative:
+		return 4
+	case activityInternal:
+		return 8
+	default:
+		return 6
+	}
 }
 
 // activityKind is the 0x95 kind of a token standard's transfers.
@@ -62,10 +76,8 @@ func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmda
 		if a == (common.Address{}) || (i == 1 && a == t.From) { // a transfer to oneself is one row
 			continue
 		}
-		k := activityKey(37, w.chain, a, kind).u64(height).u32(t.LogIndex).u16(t.BatchIndex)
-		if err := txn.set(k, nil); err != nil {
-			return err
-		}
+		k := append(txn.lists.listKey(tagActivity, w.chain).addr(a), kind)
+		txn.lists.add(key(k).u64(height), 6, transferRest(t))
 		if txn.addrTokenWritten(a, t.Token, byte(t.Kind)) {
 			continue // the same row (a sender's transfers of one token)
 		}
@@ -83,10 +95,8 @@ func (w *EVMWriter) writeInternalActivity(txn *blockTxn, height uint64, txIndex 
 		if a == (common.Address{}) || (i == 1 && a == t.From) {
 			continue
 		}
-		k := activityKey(39, w.chain, a, activityInternal).u64(height).u32(txIndex).u32(t.Index)
-		if err := txn.set(k, nil); err != nil {
-			return err
-		}
+		k := append(txn.lists.listKey(tagActivity, w.chain).addr(a), activityInternal)
+		txn.lists.add(key(k).u64(height), 8, uint64(txIndex)<<32|uint64(t.Index))
 	}
 	return nil
 }

@@ -14,11 +14,12 @@ import (
 )
 
 // The read side of the activity rows (0x95, evmactivity.go): an address's
-// typed histories. Each page walks the address's rows of one kind from the
-// page's position within the block range and the pinned height, and reads
-// one record per row (the tx at 0x80, the transfer at 0x85, the internal tx
-// at 0x86 with its tx's hash), plus the blocks they sit in: a page costs
-// O(page size) reads whatever the length of the address's history.
+// typed histories. Each page walks the positions of the address's rows of
+// one kind (position lists, positionlist.go) from the page's position
+// within the block range and the pinned height, and reads one record per
+// position (the tx at 0x80, the transfer at 0x85, the internal tx at 0x86
+// with its tx's hash), plus the blocks they sit in: a page costs O(page
+// size) reads whatever the length of the address's history.
 
 // activityPage is one page of an address's rows of one kind.
 type activityPage struct {
@@ -46,18 +47,11 @@ func (s *Store) scanActivity(ctx context.Context, chain netinfo.Chain, q activit
 		prefix := activityPrefix(chain, q.addr, q.kind)
 		prefix = prefix[:len(prefix):len(prefix)] // extended below in several ways: no shared spare capacity
 		lo, hi := blockBounds(prefix, q.blocks, q.pinned)
-		if q.after != nil {
-			at := prefix.bytes(q.after)
-			if q.desc {
-				hi = minKey(hi, at)
-			} else {
-				lo = maxKey(lo, successor(at))
-			}
-		}
 		blocks := s.newBlockCache()
 		visited := 0
-		return scanRange(ctx, txn, prefix, lo, hi, q.desc, func(item *badger.Item) (bool, error) {
-			if err := visit(txn, item.Key()[len(prefix):], blocks); err != nil {
+		r := newListIter(txn, prefix, lo, hi, q.desc, activityRestWidth(q.kind), q.after)
+		return scanPositions(ctx, r, func(pos []byte) (bool, error) {
+			if err := visit(txn, pos, blocks); err != nil {
 				return false, err
 			}
 			visited++

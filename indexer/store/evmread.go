@@ -32,15 +32,11 @@ func (s *Store) AddressTxs(ctx context.Context, chain netinfo.Chain, q evmdata.A
 		ranges := make([]rangeIter, 0, len(prefixes))
 		for _, prefix := range prefixes {
 			lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
+			var after []byte
 			if q.After != nil {
-				at := prefix.u64(q.After.Block).u32(q.After.Index)
-				if q.Desc {
-					hi = minKey(hi, at)
-				} else {
-					lo = maxKey(lo, successor(at))
-				}
+				after = key{}.u64(q.After.Block).u32(q.After.Index)
 			}
-			ranges = append(ranges, newRangeIter(txn, prefix, lo, hi, q.Desc))
+			ranges = append(ranges, newListIter(txn, prefix, lo, hi, q.Desc, 4, after))
 		}
 		blocks := s.newBlockCache()
 		return mergeRanges(ctx, ranges, evmTxOrder, func(pos evmdata.TxPos, _ *badger.Item) (bool, error) {
@@ -101,12 +97,13 @@ func (s *Store) TokenTransfers(ctx context.Context, chain netinfo.Chain, q evmda
 	err := s.read(ctx, func(txn *badger.Txn) error {
 		prefix := newKey(tagEVMToken, chain).addr(q.Token)
 		lo, hi := blockBounds(prefix, q.Blocks, q.Pinned)
+		var after []byte
 		if q.After != nil {
-			hi = minKey(hi, prefix.u64(q.After.Block).u32(q.After.LogIndex).u16(q.After.BatchIndex))
+			after = key{}.u64(q.After.Block).u32(q.After.LogIndex).u16(q.After.BatchIndex)
 		}
 		blocks := s.newBlockCache()
-		return scanRange(ctx, txn, prefix, lo, hi, true, func(item *badger.Item) (bool, error) {
-			at := item.Key()[len(prefix):]
+		r := newListIter(txn, prefix, lo, hi, true, 6, after)
+		return scanPositions(ctx, r, func(at []byte) (bool, error) {
 			t, err := loadTransfer(txn, chain, at)
 			if err != nil {
 				return false, err

@@ -57,6 +57,9 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
 		}
 	}
+	if err := txn.lists.flush(txn); err != nil {
+		return err
+	}
 	if skip, err := txn.skipRunningState(); err != nil {
 		return err
 	} else if !skip { // a back-fill's re-derive counts the block (backfill.go)
@@ -101,14 +104,11 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 	var parties [8]common.Address
 	native := nativeParties(tx, parties[:0])
 	for _, addr := range involvedAddresses(tx, native)[len(native):] {
-		if err := txn.set(wholeKey(34, tagEVMAddr, w.chain).addr(addr).bytes(at), nil); err != nil {
-			return err
-		}
+		txn.lists.add(txn.lists.listKey(tagEVMAddr, w.chain).addr(addr).u64(height), 4, uint64(tx.Index))
 	}
 	for _, a := range native {
-		if err := txn.set(activityKey(35, w.chain, a, activityNative).u64(height).u32(tx.Index), nil); err != nil {
-			return err
-		}
+		k := append(txn.lists.listKey(tagActivity, w.chain).addr(a), activityNative)
+		txn.lists.add(key(k).u64(height), 4, uint64(tx.Index))
 	}
 	for j := range tx.Transfers {
 		i := inOrder(txn, j, len(tx.Transfers))
@@ -136,10 +136,7 @@ func (w *EVMWriter) writeTransfer(txn *blockTxn, height uint64, tx *evmdata.Tx, 
 	if err := txn.set(xfer, encodeTransfer(tx.Index, tx.Hash, t)); err != nil {
 		return err
 	}
-	at := xfer[2:] // height(8) | log(4) | batch(2); never appended to
-	if err := txn.set(wholeKey(36, tagEVMToken, w.chain).addr(t.Token).bytes(at), nil); err != nil {
-		return err
-	}
+	txn.lists.add(txn.lists.listKey(tagEVMToken, w.chain).addr(t.Token).u64(height), 6, transferRest(t))
 	if err := w.writeTransferActivity(txn, height, t); err != nil {
 		return err
 	}

@@ -132,13 +132,17 @@ import (
 //	0x81  eblk | chain | height(8)                           EVM block header summary (evmrows.go), with the fees its
 //	                                                         txs paid and the chain's cumulative tx count (carried
 //	                                                         from the previous block's row, evmblocks.go)
-//	0x82  eaddr | chain | addr(20) | height(8) | index(4)    "" : the tx involves addr other than as its sender,
-//	                                                         recipient or created contract (those have the native
-//	                                                         0x95 rows): in a token transfer or an internal tx. An
-//	                                                         address's txs are the merge of the two (AddressTxs); an
-//	                                                         index written before this has 0x82 rows for every role,
-//	                                                         which the merge reads once
-//	0x83  etok | chain | token(20) | height(8) | log(4) | batch(2)   "" : a transfer of token
+//	0x82  eaddr | chain | addr(20) | height(8)              the block's tx indexes(4 each) that involve addr other
+//	                                                         than as sender, recipient or created contract (those
+//	                                                         have the native 0x95 rows): in a token transfer or an
+//	                                                         internal tx. A position list (positionlist.go); an
+//	                                                         index written before holds a row per tx, ... | height |
+//	                                                         index(4) = "", and 0x82 rows for every role. An
+//	                                                         address's txs are the merge of the two (AddressTxs),
+//	                                                         which reads a tx in both once
+//	0x83  etok | chain | token(20) | height(8)               the block's transfers of token, log(4) | batch(2) each: a
+//	                                                         position list (positionlist.go; before, a row per
+//	                                                         transfer, ... | height | log | batch = "")
 //	0x84  etxh | chain | txHash(32)                          height(8) | index(4)
 //	0x85  etr | chain | height(8) | log(4) | batch(2)        token transfer record (with its tx index)
 //	0x86  eitx | chain | height(8) | index(4) | frame(4)     internal tx record
@@ -157,13 +161,15 @@ import (
 //	0x93  ecollh | chain | contract(20) | height(8)          holders(8) | tokens(8) from that block on (history of 0x8D)
 //	0x94  enftbyh | chain | owner(20) | contract(20) | tokenID(32) | height(8)   kind(1) | balance from that block on
 //	                                                         (history of 0x8B; kind 0: no longer held)
-//	0x95  eakind | chain | addr(20) | kind(1) | position     "" : the address's activity of one kind, for its typed
-//	                                                         histories (evmactivity.go). Position by kind: native
-//	                                                         height(8) | index(4) (top-level sender, recipient or
-//	                                                         created contract); erc20/erc721/erc1155 height(8) |
-//	                                                         log(4) | batch(2) (sender or receiver of the transfer
-//	                                                         at 0x85); internal height(8) | index(4) | frame(4)
-//	                                                         (sender or receiver of the frame at 0x86)
+//	0x95  eakind | chain | addr(20) | kind(1) | height(8)   the address's activity of one kind in the block, for its
+//	                                                         typed histories (evmactivity.go): a position list
+//	                                                         (positionlist.go; before, a row per position, ... |
+//	                                                         height | rest = ""). The rest of a position by kind:
+//	                                                         native index(4) (top-level sender, recipient or created
+//	                                                         contract); erc20/erc721/erc1155 log(4) | batch(2)
+//	                                                         (sender or receiver of the transfer at 0x85); internal
+//	                                                         index(4) | frame(4) (sender or receiver of the frame at
+//	                                                         0x86)
 //	0x96  eatok | chain | addr(20) | token(20)               kind(1): the address sent or received transfers of the
 //	                                                         token (the candidates of its token balances)
 //	0x97  edeployby | chain | deployer(20) | height(8) | index(4) | contract(20)   "" : a contract the deployer made:

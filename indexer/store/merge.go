@@ -53,6 +53,11 @@ func mergeRanges[P comparable](ctx context.Context, ranges []rangeIter, order ke
 			}
 		}
 		if best < 0 {
+			for i := range ranges {
+				if err := ranges[i].err(); err != nil {
+					return err
+				}
+			}
 			return ctx.Err()
 		}
 		if more, err := visit(pos, ranges[best].item()); err != nil || !more {

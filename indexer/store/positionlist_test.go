@@ -1,0 +1,213 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"testing"
+
+	"github.com/ava-labs/libevm/common"
+	"github.com/dgraph-io/badger/v4"
+	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/evmdata"
+)
+
+// listRowWidth is the width of a list row's entries under key k (0x82,
+// 0x83 or 0x95), or 0 when k is not a list row.
+func listRowWidth(k []byte) int {
+	switch {
+	case k[0] == tagEVMAddr && len(k) == 30:
+		return 4
+	case k[0] == tagEVMToken && len(k) == 30:
+		return 6
+	case k[0] == tagActivity && len(k) == 31:
+		return activityRestWidth(k[22])
+	default:
+		return 0
+	}
+}
+
+// toOneRowPerPosition rewrites the store's position lists of the rows
+// under tags as the layout before them: a row per position, empty valued.
+// extra, when set, adds more one-position rows for each position rewritten.
+func toOneRowPerPosition(t *testing.T, s *Store, tags []byte, extra func(k, pos []byte) []byte) {
+	t.Helper()
+	type row struct{ k, v []byte }
+	var rows []row
+	require.NoError(t, s.db.View(func(txn *badger.Txn) error {
+		for _, tag := range tags {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{tag}})
+			for it.Rewind(); it.Valid(); it.Next() {
+				v, err := it.Item().ValueCopy(nil)
+				if err != nil {
+					it.Close()
+					return err
+				}
+				rows = append(rows, row{it.Item().KeyCopy(nil), v})
+			}
+			it.Close()
+		}
+		return nil
+	}))
+	require.NoError(t, s.db.Update(func(txn *badger.Txn) error {
+		for _, r := range rows {
+			width := listRowWidth(r.k)
+			if width == 0 {
+				continue
+			}
+			if err := txn.Delete(r.k); err != nil {
+				return err
+			}
+			for i := 0; i < len(r.v); i += width {
+				if err := txn.Set(append(append([]byte(nil), r.k...), r.v[i:i+width]...), nil); err != nil {
+					return err
+				}
+				if extra == nil {
+					continue
+				}
+				if k := extra(r.k, append(append([]byte(nil), r.k[len(r.k)-8:]...), r.v[i:i+width]...)); k != nil {
+					if err := txn.Set(k, nil); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	}))
+}
+
+func TestEncodeRests(t *testing.T) {
+	require.Equal(t, []byte{0, 0, 0, 1, 0, 0, 0, 2}, encodeRests([]uint64{1, 2}, 4))
+	require.Equal(t, []byte{0, 0, 0, 3, 0, 7}, encodeRests([]uint64{3<<16 | 7}, 6))
+	require.Equal(t, []byte{0, 0, 0, 1, 0, 0, 0, 9}, encodeRests([]uint64{1<<32 | 9}, 8))
+}
+
+// TestPositionListsReadLikeRowsPerPosition: every listing that reads the
+// position lists (an address's txs and typed histories, a token's
+// transfers) gives the same pages, both ways, when the index holds the
+// rows of one position each that an index written before the lists does.
+func TestPositionListsReadLikeRowsPerPosition(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, t.TempDir())
+	defer s.Close()
+	child := typedHistoryChain(t, s)
+
+	listings := func() map[string][]string {
+		out := map[string][]string{}
+		for _, a := range []common.Address{alice, bob, carol, token, nft, multi, child} {
+			for _, desc := range []bool{false, true} {
+				for _, limit := range []int{1, 2, 100} {
+					name := a.Hex() + map[bool]string{false: " asc", true: " desc"}[desc] + string(rune('0'+limit%10))
+					out["txs "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+						q := evmdata.AddressTxQuery{Address: a, Desc: desc, Limit: limit}
+						if after != nil {
+							q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
+						}
+						txs, err := s.AddressTxs(ctx, evmChain, q)
+						require.NoError(t, err)
+						var ids []string
+						var last []byte
+						for _, tx := range txs {
+							last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
+							ids = append(ids, string(last))
+						}
+						return ids, last
+					})
+					out["native "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+						q := evmdata.AddressTxQuery{Address: a, Desc: desc, Limit: limit}
+						if after != nil {
+							q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
+						}
+						txs, err := s.AddressNativeTxs(ctx, evmChain, q)
+						require.NoError(t, err)
+						var ids []string
+						var last []byte
+						for _, tx := range txs {
+							last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
+							ids = append(ids, string(last))
+						}
+						return ids, last
+					})
+					for _, kind := range []evmdata.ErcType{evmdata.Erc20, evmdata.Erc721, evmdata.Erc1155} {
+						out["transfers "+kind.String()+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+							q := evmdata.AddressTransferQuery{Address: a, Kind: kind, Desc: desc, Limit: limit}
+							if after != nil {
+								q.After = &evmdata.TransferPos{Block: binary.BigEndian.Uint64(after),
+									LogIndex: binary.BigEndian.Uint32(after[8:]), BatchIndex: binary.BigEndian.Uint16(after[12:])}
+							}
+							ts, err := s.AddressTransfers(ctx, evmChain, q)
+							require.NoError(t, err)
+							return transferIDs(ts)
+						})
+					}
+					out["internal "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+						q := evmdata.AddressInternalQuery{Address: a, Desc: desc, Limit: limit}
+						if after != nil {
+							q.After = &evmdata.InternalPos{Block: binary.BigEndian.Uint64(after),
+								TxIndex: binary.BigEndian.Uint32(after[8:]), Frame: binary.BigEndian.Uint32(after[12:])}
+						}
+						its, err := s.AddressInternalTxs(ctx, evmChain, q)
+						require.NoError(t, err)
+						var ids []string
+						var last []byte
+						for _, it := range its {
+							last = key{}.u64(it.Block.Number).u32(it.TxIndex).u32(it.Index)
+							ids = append(ids, string(last))
+						}
+						return ids, last
+					})
+				}
+				out["token "+a.Hex()] = pageAll(t, func(after []byte) ([]string, []byte) {
+					q := evmdata.TransferQuery{Token: a, Limit: 1}
+					if after != nil {
+						q.After = &evmdata.TransferPos{Block: binary.BigEndian.Uint64(after),
+							LogIndex: binary.BigEndian.Uint32(after[8:]), BatchIndex: binary.BigEndian.Uint16(after[12:])}
+					}
+					ts, err := s.TokenTransfers(ctx, evmChain, q)
+					require.NoError(t, err)
+					return transferIDs(ts)
+				})
+			}
+		}
+		return out
+	}
+	lists := listings()
+	nonEmpty := 0
+	for _, ids := range lists {
+		if len(ids) > 0 {
+			nonEmpty++
+		}
+	}
+	require.Greater(t, nonEmpty, 50, "the fixture lists something for most listings")
+
+	toOneRowPerPosition(t, s, []byte{tagEVMAddr, tagEVMToken, tagActivity}, nil)
+	require.Equal(t, lists, listings())
+}
+
+// pageAll follows a listing page by page (page returns its items and the
+// position of its last), at most 100 pages.
+func pageAll(t *testing.T, page func(after []byte) ([]string, []byte)) []string {
+	t.Helper()
+	var all []string
+	var after []byte
+	for range 100 {
+		ids, last := page(after)
+		if len(ids) == 0 {
+			return all
+		}
+		all = append(all, ids...)
+		after = last
+	}
+	t.Fatal("a listing did not end in 100 pages")
+	return nil
+}
+
+func transferIDs(ts []evmdata.IndexedTransfer) ([]string, []byte) {
+	var ids []string
+	var last []byte
+	for _, tr := range ts {
+		last = key{}.u64(tr.Block.Number).u32(tr.LogIndex).u16(tr.BatchIndex)
+		ids = append(ids, string(last))
+	}
+	return ids, last
+}
