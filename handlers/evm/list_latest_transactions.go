@@ -13,10 +13,9 @@ import (
 // chain's transactions, newest first (block, then index in the block),
 // optionally only the failed or the successful ones (status, by receipt
 // status); pinned (pinned_listing.go). The failed ones are read from the
-// index's status rows, so a page of them costs the same whatever the share
-// of failures; a page of the successful ones reads the failures among them
-// too (the index keeps no row per successful tx: it cost the writer an
-// entry per tx).
+// index's status rows; a page of the successful ones steps over the keys of
+// the failures among them without reading them (the index keeps no row per
+// successful tx: it cost the writer an entry per tx).
 
 const paramStatus = "status"
 

@@ -136,7 +136,7 @@ func TestEVMAddressTxsPagesBothWaysAndFiltersEntries(t *testing.T) {
 	}
 	// The old layout: a row per position, and a 0x82 row for each native
 	// party's position too.
-	toOneRowPerPosition(t, s, []byte{tagEVMAddr, tagEVMToken, tagActivity}, func(k, pos []byte) []byte {
+	toOneRowPerPosition(t, s, []byte{tagEVMAddr, tagEVMToken, tagActivity}, nil, func(k, pos []byte) []byte {
 		if k[0] != tagActivity || k[22] != activityNative {
 			return nil
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"github.com/ava-labs/libevm/common"
 	"github.com/dgraph-io/badger/v4"
@@ -206,9 +207,10 @@ func (s *Store) EVMBlockTxs(ctx context.Context, chain netinfo.Chain, number uin
 }
 
 // LatestEVMTxs lists a chain's transactions, newest first. The failed ones
-// it reads through their status rows, so it reads no tx it does not return;
-// the succeeded ones through the tx rows, skipping the (few) failed ones: a
-// row per succeeded tx would cost the writer an entry per tx.
+// it reads through their status rows; the succeeded ones through the tx
+// rows, stepping over the failed ones' keys alongside their status rows
+// without reading them (a row per succeeded tx would cost the writer an
+// entry per tx). Either way it reads no tx it does not return.
 func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata.LatestTxQuery) ([]evmdata.IndexedTx, error) {
 	var out []evmdata.IndexedTx
 	err := s.read(ctx, func(txn *badger.Txn) error {
@@ -221,9 +223,23 @@ func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata
 		if q.After != nil {
 			hi = minKey(hi, prefix.u64(q.After.Block).u32(q.After.Index))
 		}
+		var failures *rangeIter
+		if q.Status == evmdata.SucceededOnly {
+			f := statusPrefix(chain, 0)
+			var fhi []byte // the tx rows' bound, over the failure rows
+			if hi != nil {
+				fhi = slices.Concat(f, hi[len(prefix):])
+			}
+			failed := newRangeIter(txn, f, f, fhi, true)
+			defer failed.close()
+			failures = &failed
+		}
 		blocks := s.newBlockCache()
 		return scanRange(ctx, txn, prefix, prefix, hi, true, func(item *badger.Item) (bool, error) {
 			suffix := item.Key()[len(prefix):]
+			if failures != nil && isFailure(failures, suffix) {
+				return true, nil
+			}
 			height := binary.BigEndian.Uint64(suffix)
 			var tx evmdata.IndexedTx
 			var err error
@@ -246,6 +262,15 @@ func (s *Store) LatestEVMTxs(ctx context.Context, chain netinfo.Chain, q evmdata
 		return nil, fmt.Errorf("listing the latest %s transactions: %w", chain, err)
 	}
 	return out, nil
+}
+
+// isFailure reports whether the tx at pos (height | index) has a failure
+// row, moving failures (descending, ahead of pos) down to it.
+func isFailure(failures *rangeIter, pos []byte) bool {
+	for failures.valid() && string(failures.suffix()) > string(pos) {
+		failures.next()
+	}
+	return failures.valid() && string(failures.suffix()) == string(pos)
 }
 
 // nativeTxOf decodes the tx row item (a 0x80 row of block height) with its

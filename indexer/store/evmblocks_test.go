@@ -176,6 +176,10 @@ func TestLatestEVMTxsByStatus(t *testing.T) {
 	page, err = s.LatestEVMTxs(ctx, evmChain, evmdata.LatestTxQuery{Status: evmdata.SucceededOnly, Pinned: 2, Limit: 10})
 	require.NoError(err)
 	require.Equal([]evmdata.TxPos{pos(1, 0)}, txPositions(page))
+	after = pos(3, 0)
+	page, err = s.LatestEVMTxs(ctx, evmChain, evmdata.LatestTxQuery{Status: evmdata.SucceededOnly, After: &after, Limit: 10})
+	require.NoError(err)
+	require.Equal([]evmdata.TxPos{pos(1, 0)}, txPositions(page), "past the failures of blocks 2 and 1")
 }
 
 func pos(block uint64, index uint32) evmdata.TxPos { return evmdata.TxPos{Block: block, Index: index} }

@@ -16,8 +16,9 @@ import (
 )
 
 // The EVM read side. Every list is bounded by its query's limit and by key
-// ranges: no query scans more than the rows it returns (plus the ones a
-// block range skips by seeking).
+// ranges: no query reads more than the rows it returns (plus the ones a
+// block range skips by seeking; a list of the succeeded txs steps over the
+// keys of the failed ones between, LatestEVMTxs).
 
 // AddressTxs lists the transactions that involve q.Address; each carries only
 // the transfers and internal transactions that involve it. They are the

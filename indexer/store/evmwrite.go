@@ -101,7 +101,7 @@ func (w *EVMWriter) writeTx(txn *blockTxn, height uint64, tx *evmdata.Tx) error 
 	// The native parties (sender, recipient, created contract) have their
 	// native activity rows (0x95); the other parties a 0x82 row. AddressTxs
 	// merges the two.
-	var parties [8]common.Address
+	var parties [fewParties]common.Address
 	native := nativeParties(tx, parties[:0])
 	for _, addr := range involvedAddresses(tx, native)[len(native):] {
 		txn.lists.add(txn.lists.listKey(tagEVMAddr, w.chain).addr(addr).u64(height), 4, uint64(tx.Index))
@@ -224,6 +224,11 @@ func nativeParties(tx *evmdata.Tx, out []common.Address) []common.Address {
 	return out
 }
 
+// fewParties is how many addresses of a tx a linear scan dedups faster
+// than a map, and how many a tx's list of them holds before it allocates:
+// most txs involve fewer.
+const fewParties = 8
+
 // involvedAddresses appends to out (addresses already listed, once each)
 // every address a tx involves that out does not hold, once each: sender,
 // recipient, deployed contract, token senders and receivers, internal
@@ -235,7 +240,7 @@ func involvedAddresses(tx *evmdata.Tx, out []common.Address) []common.Address {
 		if a == (common.Address{}) {
 			return
 		}
-		if seen == nil && len(out) >= 8 {
+		if seen == nil && len(out) >= fewParties {
 			seen = make(map[common.Address]bool, 2*len(out))
 			for _, o := range out {
 				seen[o] = true

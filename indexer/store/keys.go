@@ -346,8 +346,16 @@ const maxKeyLen = 1 + 1 + 20 + 20 + 32 + 8
 // the L1 validations' current weights (0x3A), the block-ID and vertex-ID
 // rows (0x45, 0x46), the subnet and blockchain rows (0x50-0x54), the burn
 // totals (0x60-0x62) and the lock rows (0x63); a version 9 store lacks them
-// for what it holds, and has no burns to carry on from.)
-const SchemaVersion uint32 = 10
+// for what it holds, and has no burns to carry on from. 11: the position
+// lists (0x82, 0x83, 0x95), no 0x82 rows for a tx's native parties and
+// status rows (0x99) for failed txs alone; this version reads a version 10
+// store as it is, and marks it 11 on opening (readableSchemaVersion), since
+// a version 10 binary would misread the rows it writes from then on.)
+const SchemaVersion uint32 = 11
+
+// readableSchemaVersion is the version before SchemaVersion whose stores
+// this one reads unchanged (checkSchema).
+const readableSchemaVersion uint32 = 10
 
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}

@@ -27,8 +27,9 @@ func (o keyOrder[P]) before(a, b P, desc bool) bool {
 // mergeRanges is a k-way merge of ranges that run in one direction: it
 // visits every position once, in order, even one that several ranges hold
 // (a tx of several of a listing's addresses), with the row of the first
-// range that holds it, until visit returns false. The item is valid during
-// visit only. The ranges are closed.
+// range that holds it (of a list iterator, the whole list row: newListIter),
+// until visit returns false. The item is valid during visit only. The
+// ranges are closed.
 func mergeRanges[P comparable](ctx context.Context, ranges []rangeIter, order keyOrder[P],
 	visit func(pos P, item *badger.Item) (bool, error),
 ) error {
@@ -46,6 +47,9 @@ func mergeRanges[P comparable](ctx context.Context, ranges []rangeIter, order ke
 		for i := range ranges {
 			r := &ranges[i]
 			if !r.valid() {
+				if err := r.err(); err != nil { // a list row it could not read
+					return err
+				}
 				continue
 			}
 			if p := order.at(r.suffix()); best < 0 || order.before(p, pos, r.desc) {
@@ -53,11 +57,6 @@ func mergeRanges[P comparable](ctx context.Context, ranges []rangeIter, order ke
 			}
 		}
 		if best < 0 {
-			for i := range ranges {
-				if err := ranges[i].err(); err != nil {
-					return err
-				}
-			}
 			return ctx.Err()
 		}
 		if more, err := visit(pos, ranges[best].item()); err != nil || !more {

@@ -45,7 +45,8 @@ func (p *positionLists) listKey(tag byte, chain netinfo.Chain) key {
 }
 
 // add notes rest (a position's part after the height, width bytes of it)
-// under list key k.
+// under list key k, which listKey started: add takes its buffer back as
+// the scratch.
 func (p *positionLists) add(k key, width int, rest uint64) {
 	p.scratch = k[:0]
 	i, ok := p.index[string(k)]

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"testing"
 
 	"github.com/ava-labs/libevm/common"
@@ -28,9 +29,12 @@ func listRowWidth(k []byte) int {
 }
 
 // toOneRowPerPosition rewrites the store's position lists of the rows
-// under tags as the layout before them: a row per position, empty valued.
-// extra, when set, adds more one-position rows for each position rewritten.
-func toOneRowPerPosition(t *testing.T, s *Store, tags []byte, extra func(k, pos []byte) []byte) {
+// under tags, of the blocks convert takes (nil: all), as the layout before
+// them: a row per position, empty valued. extra, when set, adds more
+// one-position rows for each position rewritten.
+func toOneRowPerPosition(t *testing.T, s *Store, tags []byte, convert func(height uint64) bool,
+	extra func(k, pos []byte) []byte,
+) {
 	t.Helper()
 	type row struct{ k, v []byte }
 	var rows []row
@@ -52,7 +56,7 @@ func toOneRowPerPosition(t *testing.T, s *Store, tags []byte, extra func(k, pos 
 	require.NoError(t, s.db.Update(func(txn *badger.Txn) error {
 		for _, r := range rows {
 			width := listRowWidth(r.k)
-			if width == 0 {
+			if width == 0 || (convert != nil && !convert(binary.BigEndian.Uint64(r.k[len(r.k)-8:]))) {
 				continue
 			}
 			if err := txn.Delete(r.k); err != nil {
@@ -97,65 +101,67 @@ func TestPositionListsReadLikeRowsPerPosition(t *testing.T) {
 		for _, a := range []common.Address{alice, bob, carol, token, nft, multi, child} {
 			for _, desc := range []bool{false, true} {
 				for _, limit := range []int{1, 2, 100} {
-					name := a.Hex() + map[bool]string{false: " asc", true: " desc"}[desc] + string(rune('0'+limit%10))
-					out["txs "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
-						q := evmdata.AddressTxQuery{Address: a, Desc: desc, Limit: limit}
-						if after != nil {
-							q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
-						}
-						txs, err := s.AddressTxs(ctx, evmChain, q)
-						require.NoError(t, err)
-						var ids []string
-						var last []byte
-						for _, tx := range txs {
-							last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
-							ids = append(ids, string(last))
-						}
-						return ids, last
-					})
-					out["native "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
-						q := evmdata.AddressTxQuery{Address: a, Desc: desc, Limit: limit}
-						if after != nil {
-							q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
-						}
-						txs, err := s.AddressNativeTxs(ctx, evmChain, q)
-						require.NoError(t, err)
-						var ids []string
-						var last []byte
-						for _, tx := range txs {
-							last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
-							ids = append(ids, string(last))
-						}
-						return ids, last
-					})
-					for _, kind := range []evmdata.ErcType{evmdata.Erc20, evmdata.Erc721, evmdata.Erc1155} {
-						out["transfers "+kind.String()+name] = pageAll(t, func(after []byte) ([]string, []byte) {
-							q := evmdata.AddressTransferQuery{Address: a, Kind: kind, Desc: desc, Limit: limit}
+					for _, blocks := range []evmdata.BlockRange{{}, {From: 2, To: 4}, {From: 3}, {To: 3}} {
+						name := fmt.Sprintf("%s desc=%v limit=%d blocks=%v", a.Hex(), desc, limit, blocks)
+						out["txs "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+							q := evmdata.AddressTxQuery{Address: a, Blocks: blocks, Desc: desc, Limit: limit}
 							if after != nil {
-								q.After = &evmdata.TransferPos{Block: binary.BigEndian.Uint64(after),
-									LogIndex: binary.BigEndian.Uint32(after[8:]), BatchIndex: binary.BigEndian.Uint16(after[12:])}
+								q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
 							}
-							ts, err := s.AddressTransfers(ctx, evmChain, q)
+							txs, err := s.AddressTxs(ctx, evmChain, q)
 							require.NoError(t, err)
-							return transferIDs(ts)
+							var ids []string
+							var last []byte
+							for _, tx := range txs {
+								last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
+								ids = append(ids, string(last))
+							}
+							return ids, last
+						})
+						out["native "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+							q := evmdata.AddressTxQuery{Address: a, Blocks: blocks, Desc: desc, Limit: limit}
+							if after != nil {
+								q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
+							}
+							txs, err := s.AddressNativeTxs(ctx, evmChain, q)
+							require.NoError(t, err)
+							var ids []string
+							var last []byte
+							for _, tx := range txs {
+								last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
+								ids = append(ids, string(last))
+							}
+							return ids, last
+						})
+						for _, kind := range []evmdata.ErcType{evmdata.Erc20, evmdata.Erc721, evmdata.Erc1155} {
+							out["transfers "+kind.String()+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+								q := evmdata.AddressTransferQuery{Address: a, Kind: kind, Blocks: blocks, Desc: desc, Limit: limit}
+								if after != nil {
+									q.After = &evmdata.TransferPos{Block: binary.BigEndian.Uint64(after),
+										LogIndex: binary.BigEndian.Uint32(after[8:]), BatchIndex: binary.BigEndian.Uint16(after[12:])}
+								}
+								ts, err := s.AddressTransfers(ctx, evmChain, q)
+								require.NoError(t, err)
+								return transferIDs(ts)
+							})
+						}
+						out["internal "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+							q := evmdata.AddressInternalQuery{Address: a, Blocks: blocks, Desc: desc, Limit: limit}
+							if after != nil {
+								q.After = &evmdata.InternalPos{Block: binary.BigEndian.Uint64(after),
+									TxIndex: binary.BigEndian.Uint32(after[8:]), Frame: binary.BigEndian.Uint32(after[12:])}
+							}
+							its, err := s.AddressInternalTxs(ctx, evmChain, q)
+							require.NoError(t, err)
+							var ids []string
+							var last []byte
+							for _, it := range its {
+								last = key{}.u64(it.Block.Number).u32(it.TxIndex).u32(it.Index)
+								ids = append(ids, string(last))
+							}
+							return ids, last
 						})
 					}
-					out["internal "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
-						q := evmdata.AddressInternalQuery{Address: a, Desc: desc, Limit: limit}
-						if after != nil {
-							q.After = &evmdata.InternalPos{Block: binary.BigEndian.Uint64(after),
-								TxIndex: binary.BigEndian.Uint32(after[8:]), Frame: binary.BigEndian.Uint32(after[12:])}
-						}
-						its, err := s.AddressInternalTxs(ctx, evmChain, q)
-						require.NoError(t, err)
-						var ids []string
-						var last []byte
-						for _, it := range its {
-							last = key{}.u64(it.Block.Number).u32(it.TxIndex).u32(it.Index)
-							ids = append(ids, string(last))
-						}
-						return ids, last
-					})
 				}
 				out["token "+a.Hex()] = pageAll(t, func(after []byte) ([]string, []byte) {
 					q := evmdata.TransferQuery{Token: a, Limit: 1}
@@ -180,8 +186,14 @@ func TestPositionListsReadLikeRowsPerPosition(t *testing.T) {
 	}
 	require.Greater(t, nonEmpty, 50, "the fixture lists something for most listings")
 
-	toOneRowPerPosition(t, s, []byte{tagEVMAddr, tagEVMToken, tagActivity}, nil)
-	require.Equal(t, lists, listings())
+	tags := []byte{tagEVMAddr, tagEVMToken, tagActivity}
+	// Blocks 1 and 3 in the layout before, 2 and 4 not (an index the
+	// upgrade met at a block edge holds both, a block of each form), then
+	// every block.
+	toOneRowPerPosition(t, s, tags, func(height uint64) bool { return height%2 == 1 }, nil)
+	require.Equal(t, lists, listings(), "mixed")
+	toOneRowPerPosition(t, s, tags, nil, nil)
+	require.Equal(t, lists, listings(), "all in the layout before")
 }
 
 // pageAll follows a listing page by page (page returns its items and the

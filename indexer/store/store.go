@@ -95,7 +95,14 @@ func (s *Store) checkSchema() error {
 			if len(v) != 4 {
 				return fmt.Errorf("corrupt schema version record in %s", s.dir)
 			}
-			if got := binary.BigEndian.Uint32(v); got != SchemaVersion {
+			got := binary.BigEndian.Uint32(v)
+			if got == readableSchemaVersion {
+				// From the next block on the writers write rows this
+				// version's readers alone take: the record says so, and a
+				// binary of the version before refuses the store.
+				return txn.Set(metaSchemaKey, binary.BigEndian.AppendUint32(nil, SchemaVersion))
+			}
+			if got != SchemaVersion {
 				return fmt.Errorf("index in %s has schema version %d, this avadata needs %d: "+
 					"stop the node, delete that directory and restart to rebuild the index", s.dir, got, SchemaVersion)
 			}
