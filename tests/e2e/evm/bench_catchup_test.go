@@ -90,8 +90,10 @@ func ensureBlocks(b *testing.B, ctx context.Context, chain localnet.EVMChain, ev
 // BenchmarkEVMCatchUp compares the EVM follower's catch-up (parallel fetch
 // of blocks, receipts and traces; parse; ordered Badger writes with the
 // cursor) with only fetching the same blocks with the same parallelism from
-// the same node in the same run.
+// the same node in the same run; the two alternate, each reporting its
+// rate and CPU per block (BenchmarkEVMCatchUpFullBlocks).
 func BenchmarkEVMCatchUp(b *testing.B) {
+	b.StopTimer() // the meters time the runs alone, not making the blocks
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	chain := benchChain(b)
@@ -105,24 +107,20 @@ func BenchmarkEVMCatchUp(b *testing.B) {
 	txs := countTxs(b, ctx, src, head)
 	b.Logf("%s: %d blocks, %d txs", chain.Name, head, txs)
 
-	report := func(b *testing.B) {
-		secs := b.Elapsed().Seconds()
-		b.ReportMetric(float64(uint64(b.N)*head)/secs, "blocks/s")
-		b.ReportMetric(float64(uint64(b.N)*txs)/secs, "tx/s")
+	fetch, follow := &harness.CPUMeter{Node: env.Net(b).PID()}, &harness.CPUMeter{Node: env.Net(b).PID()}
+	for range b.N {
+		fetch.Start(b)
+		harness.FetchAll(b, ctx, src, head)
+		fetch.Stop(b)
+		harness.CatchUpOnce(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), head,
+			func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, follow)
 	}
-	b.Run("fetch-only", func(b *testing.B) {
-		for range b.N {
-			harness.FetchAll(b, ctx, src, head)
-		}
-		report(b)
-	})
-	b.Run("follower", func(b *testing.B) {
-		for range b.N {
-			harness.CatchUpOnce(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), head,
-				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, nil)
-		}
-		report(b)
-	})
+	n := uint64(b.N)
+	fetch.Report(b, "fetch-only", n*head)
+	follow.Report(b, "follower", n*head)
+	b.ReportMetric(float64(n*txs)/fetch.Wall.Seconds(), "fetch-only-tx/s")
+	b.ReportMetric(float64(n*txs)/follow.Wall.Seconds(), "follower-tx/s")
+	b.ReportMetric(fetch.Wall.Seconds()/follow.Wall.Seconds(), "ratio")
 }
 
 // BenchmarkEVMCatchUpFullBlocks is BenchmarkEVMCatchUp over the blocks of
@@ -131,10 +129,15 @@ func BenchmarkEVMCatchUp(b *testing.B) {
 // ERC-20 transfers, with ERC-721 mints and transfers, ERC-1155 transfers
 // and value transfers, from 4 senders (bench_fullblocks_test.go). Both
 // sides read only those blocks: the follower indexes from the first of
-// them (IndexFrom). It is declared after BenchmarkEVMCatchUp so that, run
+// them (IndexFrom), AVADATA_BENCH_FULL_BATCH blocks a fetch (fullBenchBatch).
+// Fetch-only and follower runs alternate, so that whatever else the shared
+// machine does (the node settling the blocks just made) weighs on both
+// alike; each side reports its rate and its CPU per block, this process's
+// and the node's. It is declared after BenchmarkEVMCatchUp so that, run
 // together, the near-empty case's blocks 1..AVADATA_BENCH_BLOCKS come
 // first and stay near-empty.
 func BenchmarkEVMCatchUpFullBlocks(b *testing.B) {
+	b.StopTimer() // the meters time the runs alone, not making the blocks
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	chain := benchChain(b)
@@ -147,37 +150,37 @@ func BenchmarkEVMCatchUpFullBlocks(b *testing.B) {
 	src := evmchain.NewSource(evm, evmchain.DefaultOptions())
 	stats := statsOf(b, ctx, src, from, last)
 	blocks := last - from + 1
-	b.Logf("%s: blocks %d..%d (%d): %s", chain.Name, from, last, blocks, stats)
+	batch := fullBenchBatch()
+	b.Logf("%s: blocks %d..%d (%d), %d a fetch: %s", chain.Name, from, last, blocks, batch, stats)
 	if stats.minTxs < fullBlockMinTxs || stats.failed > 0 {
 		b.Fatalf("the blocks are not full blocks of successful txs: %s", stats)
 	}
 
-	// secsPerOp is each side's last run, for the ratio.
-	secsPerOp := map[string]float64{}
-	report := func(b *testing.B, side string) {
-		secs := b.Elapsed().Seconds()
-		b.ReportMetric(float64(uint64(b.N)*blocks)/secs, "blocks/s")
-		b.ReportMetric(float64(uint64(b.N)*stats.txs)/secs, "tx/s")
-		b.ReportMetric(float64(stats.txs)/float64(blocks), "tx/block")
-		secsPerOp[side] = secs / float64(b.N)
+	fetch, follow := &harness.CPUMeter{Node: env.Net(b).PID()}, &harness.CPUMeter{Node: env.Net(b).PID()}
+	for range b.N {
+		fetch.Start(b)
+		harness.FetchRange(b, ctx, src, from, last, batch)
+		fetch.Stop(b)
+		harness.CatchUpRange(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), from, last, batch,
+			func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, follow)
 	}
-	b.Run("fetch-only", func(b *testing.B) {
-		for range b.N {
-			harness.FetchRange(b, ctx, src, from, last)
-		}
-		report(b, "fetch-only")
-	})
-	b.Run("follower", func(b *testing.B) {
-		for range b.N {
-			harness.CatchUpRange(b, ctx, netinfo.C, follower.Source[*evmdata.Block](src), from, last,
-				func(st *store.Store) follower.Sink[*evmdata.Block] { return st.EVMWriter(netinfo.C) }, nil)
-		}
-		report(b, "follower")
-	})
-	if f, o := secsPerOp["follower"], secsPerOp["fetch-only"]; f > 0 && o > 0 {
-		b.Logf("follower / fetch-only tx/s: %.2f×", o/f)
-	}
+	n := uint64(b.N)
+	fetch.Report(b, "fetch-only", n*blocks)
+	follow.Report(b, "follower", n*blocks)
+	b.ReportMetric(float64(n*stats.txs)/fetch.Wall.Seconds(), "fetch-only-tx/s")
+	b.ReportMetric(float64(n*stats.txs)/follow.Wall.Seconds(), "follower-tx/s")
+	b.ReportMetric(float64(stats.txs)/float64(blocks), "tx/block")
+	b.ReportMetric(fetch.Wall.Seconds()/follow.Wall.Seconds(), "ratio")
 }
+
+// fullBenchBatch is how many full blocks a fetch reads, on both sides
+// (AVADATA_BENCH_FULL_BATCH, default 8: 1,200 txs). With the near-empty
+// case's 64, the 200 blocks would be 4 ranges, all fetched at once: the
+// follower's time would be the fetch's plus writing nearly every block
+// after it, the pipeline's fill and drain alone. A busy chain's catch-up
+// runs over thousands of blocks, its writes overlapping the next fetches;
+// 25 ranges measure that.
+func fullBenchBatch() int { return int(envUint("AVADATA_BENCH_FULL_BATCH", 8)) }
 
 func countTxs(b *testing.B, ctx context.Context, src *evmchain.Source, head uint64) uint64 {
 	var txs uint64

@@ -107,7 +107,8 @@ func CPUTicks(b *testing.B, pid int) int64 {
 }
 
 // How the catch-up benchmarks read blocks, fetch-only and follower alike:
-// BenchBatch blocks a fetch, BenchFetchers fetches at once.
+// BenchBatch blocks a fetch (unless a benchmark says otherwise),
+// BenchFetchers fetches at once.
 const (
 	BenchBatch    = 64
 	BenchFetchers = 4
@@ -115,11 +116,12 @@ const (
 
 // FetchAll fetches blocks 1..head with BenchFetchers parallel workers.
 func FetchAll[B chaindata.Block](b *testing.B, ctx context.Context, src follower.Source[B], head uint64) {
-	FetchRange(b, ctx, src, 1, head)
+	FetchRange(b, ctx, src, 1, head, BenchBatch)
 }
 
-// FetchRange fetches blocks from..head with BenchFetchers parallel workers.
-func FetchRange[B chaindata.Block](b *testing.B, ctx context.Context, src follower.Source[B], from, head uint64) {
+// FetchRange fetches blocks from..head, batch blocks a fetch, with
+// BenchFetchers parallel workers.
+func FetchRange[B chaindata.Block](b *testing.B, ctx context.Context, src follower.Source[B], from, head uint64, batch int) {
 	ranges := make(chan uint64)
 	var wg sync.WaitGroup
 	for range BenchFetchers {
@@ -127,13 +129,13 @@ func FetchRange[B chaindata.Block](b *testing.B, ctx context.Context, src follow
 		go func() {
 			defer wg.Done()
 			for start := range ranges {
-				if _, err := src.Fetch(ctx, start, int(min(BenchBatch, head-start+1))); err != nil {
+				if _, err := src.Fetch(ctx, start, int(min(uint64(batch), head-start+1))); err != nil {
 					b.Error(err)
 				}
 			}
 		}()
 	}
-	for h := from; h <= head; h += BenchBatch {
+	for h := from; h <= head; h += uint64(batch) {
 		ranges <- h
 	}
 	close(ranges)
@@ -145,17 +147,17 @@ func FetchRange[B chaindata.Block](b *testing.B, ctx context.Context, src follow
 func CatchUpOnce[B chaindata.Block](b *testing.B, ctx context.Context, chain netinfo.Chain, src follower.Source[B],
 	head uint64, sink func(*store.Store) follower.Sink[B], meter *CPUMeter,
 ) {
-	CatchUpRange(b, ctx, chain, src, 1, head, sink, meter)
+	CatchUpRange(b, ctx, chain, src, 1, head, BenchBatch, sink, meter)
 }
 
 // CatchUpRange runs a follower of chain on a fresh store, indexing from
-// height from, until it reaches head. From a later height than 1 the store
+// height from, batch blocks a fetch, until it reaches head. From a later height than 1 the store
 // is started there before the clock runs (the follower's own fresh start,
 // IndexFrom, first checks that the node serves a window of 300 blocks with
 // their receipts above the oldest it finds, which on full blocks costs
 // about as much as fetching them again): what is timed is the catch-up.
 func CatchUpRange[B chaindata.Block](b *testing.B, ctx context.Context, chain netinfo.Chain, src follower.Source[B],
-	from, head uint64, sink func(*store.Store) follower.Sink[B], meter *CPUMeter,
+	from, head uint64, batch int, sink func(*store.Store) follower.Sink[B], meter *CPUMeter,
 ) {
 	b.StopTimer()
 	st, err := store.Open(b.TempDir(), logging.NoLog{})
@@ -173,7 +175,7 @@ func CatchUpRange[B chaindata.Block](b *testing.B, ctx context.Context, chain ne
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := follower.Config{PollInterval: time.Millisecond, BatchSize: BenchBatch, Fetchers: BenchFetchers}
+	cfg := follower.Config{PollInterval: time.Millisecond, BatchSize: batch, Fetchers: BenchFetchers}
 	out := sink(st)
 	if from > 1 {
 		cfg.IndexFrom = follower.IndexFrom{Height: from}
