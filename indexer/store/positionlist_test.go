@@ -223,3 +223,23 @@ func transferIDs(ts []evmdata.IndexedTransfer) ([]string, []byte) {
 	}
 	return ids, last
 }
+
+// TestCorruptPositionListIsAnError: a list row that does not decode fails
+// the listing, even one whose page fills from the other range first (the
+// merge of AddressTxs).
+func TestCorruptPositionListIsAnError(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, t.TempDir())
+	defer s.Close()
+	var c chainBuilder
+	applyEVM(t, s, c.block(transferTx(alice, bob)), c.block(transferTx(carol, carol)), c.block(transferTx(alice, bob)))
+	require.NoError(t, s.db.Update(func(txn *badger.Txn) error {
+		return txn.Set(newKey(tagEVMAddr, evmChain).addr(alice).u64(2), []byte{1, 2, 3})
+	}))
+	for _, limit := range []int{1, 2, 10} {
+		_, err := s.AddressTxs(ctx, evmChain, evmdata.AddressTxQuery{Address: alice, Desc: true, Limit: limit})
+		require.ErrorContains(t, err, "corrupt position list", "limit %d", limit)
+	}
+	_, err := s.AddressNativeTxs(ctx, evmChain, evmdata.AddressTxQuery{Address: alice, Limit: 10})
+	require.NoError(t, err, "the other kinds' rows are whole")
+}
