@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/evmdata"
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // listRowWidth is the width of a list row's entries under key k (0x82,
@@ -103,36 +104,25 @@ func TestPositionListsReadLikeRowsPerPosition(t *testing.T) {
 				for _, limit := range []int{1, 2, 100} {
 					for _, blocks := range []evmdata.BlockRange{{}, {From: 2, To: 4}, {From: 3}, {To: 3}} {
 						name := fmt.Sprintf("%s desc=%v limit=%d blocks=%v", a.Hex(), desc, limit, blocks)
-						out["txs "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
-							q := evmdata.AddressTxQuery{Address: a, Blocks: blocks, Desc: desc, Limit: limit}
-							if after != nil {
-								q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
-							}
-							txs, err := s.AddressTxs(ctx, evmChain, q)
-							require.NoError(t, err)
-							var ids []string
-							var last []byte
-							for _, tx := range txs {
-								last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
-								ids = append(ids, string(last))
-							}
-							return ids, last
-						})
-						out["native "+name] = pageAll(t, func(after []byte) ([]string, []byte) {
-							q := evmdata.AddressTxQuery{Address: a, Blocks: blocks, Desc: desc, Limit: limit}
-							if after != nil {
-								q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
-							}
-							txs, err := s.AddressNativeTxs(ctx, evmChain, q)
-							require.NoError(t, err)
-							var ids []string
-							var last []byte
-							for _, tx := range txs {
-								last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
-								ids = append(ids, string(last))
-							}
-							return ids, last
-						})
+						for what, list := range map[string]func(context.Context, netinfo.Chain, evmdata.AddressTxQuery) ([]evmdata.IndexedTx, error){
+							"txs ": s.AddressTxs, "native ": s.AddressNativeTxs,
+						} {
+							out[what+name] = pageAll(t, func(after []byte) ([]string, []byte) {
+								q := evmdata.AddressTxQuery{Address: a, Blocks: blocks, Desc: desc, Limit: limit}
+								if after != nil {
+									q.After = &evmdata.TxPos{Block: binary.BigEndian.Uint64(after), Index: binary.BigEndian.Uint32(after[8:])}
+								}
+								txs, err := list(ctx, evmChain, q)
+								require.NoError(t, err)
+								var ids []string
+								var last []byte
+								for _, tx := range txs {
+									last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
+									ids = append(ids, string(last))
+								}
+								return ids, last
+							})
+						}
 						for _, kind := range []evmdata.ErcType{evmdata.Erc20, evmdata.Erc721, evmdata.Erc1155} {
 							out["transfers "+kind.String()+name] = pageAll(t, func(after []byte) ([]string, []byte) {
 								q := evmdata.AddressTransferQuery{Address: a, Kind: kind, Blocks: blocks, Desc: desc, Limit: limit}
