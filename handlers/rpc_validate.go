@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/avadata/avadata/handlers/api"
 )
@@ -19,9 +23,38 @@ const (
 // before gorilla/rpc sees it: gorilla answers a body of `null`, or an object
 // without a method, with an empty 200 (it takes them for notifications).
 type rpcRequestShape struct {
-	JSONRPC string          `json:"jsonrpc"`
-	Method  *string         `json:"method"`
-	ID      json.RawMessage `json:"id"`
+	JSONRPC string
+	Method  *string
+	ID      json.RawMessage
+}
+
+// rpcMembers are the member names of a JSON-RPC 2.0 request object.
+var rpcMembers = [...]string{"jsonrpc", "method", "params", "id"}
+
+// decodeRPCRequest reads the request object's members by their exact names:
+// JSON-RPC's names are case-sensitive, where encoding/json (and gorilla/rpc
+// after it) would take "Method" for "method". A member named like one but
+// for its case is refused, so gorilla never reads it.
+func decodeRPCRequest(body []byte) (rpcRequestShape, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return rpcRequestShape{}, errors.New("the request object has members of the wrong type")
+	}
+	for _, name := range slices.Sorted(maps.Keys(members)) { // the same reply every time
+		for _, member := range rpcMembers {
+			if name != member && strings.EqualFold(name, member) {
+				return rpcRequestShape{}, fmt.Errorf("member %q: JSON-RPC member names are case-sensitive (%q)", name, member)
+			}
+		}
+	}
+	req := rpcRequestShape{ID: members["id"]}
+	if v, ok := members["jsonrpc"]; ok && json.Unmarshal(v, &req.JSONRPC) != nil {
+		return req, errors.New("the request object has members of the wrong type")
+	}
+	if v, ok := members["method"]; ok && json.Unmarshal(v, &req.Method) != nil {
+		return req, errors.New("the request object has members of the wrong type")
+	}
+	return req, nil
 }
 
 // validateRPCRequest reads the body and checks it is one JSON-RPC 2.0
@@ -41,7 +74,6 @@ func validateRPCRequest(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		return nil, false
 	}
 	trimmed := bytes.TrimSpace(body)
-	var req rpcRequestShape
 	switch {
 	case len(trimmed) == 0:
 		writeRPCError(w, nil, rpcParseError, "empty request body: send a JSON-RPC 2.0 request object")
@@ -57,11 +89,13 @@ func validateRPCRequest(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	case trimmed[0] != '{':
 		writeRPCError(w, nil, rpcInvalidRequest, "the request must be a JSON-RPC 2.0 request object")
 		return nil, false
-	case json.Unmarshal(trimmed, &req) != nil:
-		writeRPCError(w, nil, rpcInvalidRequest, "the request object has members of the wrong type")
+	}
+	req, err := decodeRPCRequest(trimmed)
+	id := validRPCID(req.ID)
+	if err != nil {
+		writeRPCError(w, id, rpcInvalidRequest, err.Error())
 		return nil, false
 	}
-	id := validRPCID(req.ID)
 	switch {
 	case req.JSONRPC != "2.0":
 		writeRPCError(w, id, rpcInvalidRequest, `"jsonrpc" must be "2.0"`)
