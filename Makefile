@@ -182,8 +182,10 @@ test-sdk: build
 # AVADATA_BENCH_BLOCKS real blocks (default 2000) on the local subnet-evm
 # chain, then (EVMCatchUpFullBlocks, same line) AVADATA_BENCH_FULL_BLOCKS
 # full blocks (default 200) of AVADATA_BENCH_BLOCK_TXS txs each (default
-# 150, at least 100; mostly ERC-20 transfers), and times the follower and
-# fetch-only over each (blocks/s, tx/s); the latency one times 100 transactions per EVM chain (the C-chain's
+# 150, at least 100; mostly ERC-20 transfers), fetched AVADATA_BENCH_FULL_BATCH
+# a range (default 8), and times the follower and fetch-only over each,
+# alternating (blocks/s, tx/s, CPU per block, ratio); the latency one times
+# 100 transactions per EVM chain (the C-chain's
 # take ~2 s each). The HTTP one serves AVADATA_BENCH_HTTP_TXS synthetic
 # transactions (default 1M) to 32 clients (address pages, tx by hash, the
 # ERC-20 balances of an address holding 100 tokens, the trivial route), next
