@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ava-labs/libevm/common"
@@ -37,41 +38,27 @@ func toOneRowPerPosition(t *testing.T, s *Store, tags []byte, convert func(heigh
 	extra func(k, pos []byte) []byte,
 ) {
 	t.Helper()
-	type row struct{ k, v []byte }
-	var rows []row
-	require.NoError(t, s.db.View(func(txn *badger.Txn) error {
-		for _, tag := range tags {
-			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{tag}})
-			for it.Rewind(); it.Valid(); it.Next() {
-				v, err := it.Item().ValueCopy(nil)
-				if err != nil {
-					it.Close()
-					return err
-				}
-				rows = append(rows, row{it.Item().KeyCopy(nil), v})
-			}
-			it.Close()
-		}
-		return nil
-	}))
+	rows := dumpStore(t, s)
 	require.NoError(t, s.db.Update(func(txn *badger.Txn) error {
-		for _, r := range rows {
-			width := listRowWidth(r.k)
-			if width == 0 || (convert != nil && !convert(binary.BigEndian.Uint64(r.k[len(r.k)-8:]))) {
+		for k, v := range rows {
+			width := listRowWidth([]byte(k))
+			if width == 0 || !slices.Contains(tags, k[0]) ||
+				(convert != nil && !convert(binary.BigEndian.Uint64([]byte(k[len(k)-8:])))) {
 				continue
 			}
-			if err := txn.Delete(r.k); err != nil {
+			if err := txn.Delete([]byte(k)); err != nil {
 				return err
 			}
-			for i := 0; i < len(r.v); i += width {
-				if err := txn.Set(append(append([]byte(nil), r.k...), r.v[i:i+width]...), nil); err != nil {
+			for i := 0; i < len(v); i += width {
+				pos := k[len(k)-8:] + v[i:i+width]
+				if err := txn.Set([]byte(k+v[i:i+width]), nil); err != nil {
 					return err
 				}
 				if extra == nil {
 					continue
 				}
-				if k := extra(r.k, append(append([]byte(nil), r.k[len(r.k)-8:]...), r.v[i:i+width]...)); k != nil {
-					if err := txn.Set(k, nil); err != nil {
+				if more := extra([]byte(k), []byte(pos)); more != nil {
+					if err := txn.Set(more, nil); err != nil {
 						return err
 					}
 				}
@@ -114,13 +101,9 @@ func TestPositionListsReadLikeRowsPerPosition(t *testing.T) {
 								}
 								txs, err := list(ctx, evmChain, q)
 								require.NoError(t, err)
-								var ids []string
-								var last []byte
-								for _, tx := range txs {
-									last = key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
-									ids = append(ids, string(last))
-								}
-								return ids, last
+								return positionIDs(txs, func(tx evmdata.IndexedTx) key {
+									return key{}.u64(tx.Block.Number).u32(tx.Tx.Index)
+								})
 							})
 						}
 						for _, kind := range []evmdata.ErcType{evmdata.Erc20, evmdata.Erc721, evmdata.Erc1155} {
@@ -143,13 +126,9 @@ func TestPositionListsReadLikeRowsPerPosition(t *testing.T) {
 							}
 							its, err := s.AddressInternalTxs(ctx, evmChain, q)
 							require.NoError(t, err)
-							var ids []string
-							var last []byte
-							for _, it := range its {
-								last = key{}.u64(it.Block.Number).u32(it.TxIndex).u32(it.Index)
-								ids = append(ids, string(last))
-							}
-							return ids, last
+							return positionIDs(its, func(it evmdata.IndexedInternalTx) key {
+								return key{}.u64(it.Block.Number).u32(it.TxIndex).u32(it.Index)
+							})
 						})
 					}
 				}
@@ -205,10 +184,18 @@ func pageAll(t *testing.T, page func(after []byte) ([]string, []byte)) []string 
 }
 
 func transferIDs(ts []evmdata.IndexedTransfer) ([]string, []byte) {
+	return positionIDs(ts, func(tr evmdata.IndexedTransfer) key {
+		return key{}.u64(tr.Block.Number).u32(tr.LogIndex).u16(tr.BatchIndex)
+	})
+}
+
+// positionIDs is a page's items as their positions (pos), and the last
+// one's, for pageAll.
+func positionIDs[T any](items []T, pos func(T) key) ([]string, []byte) {
 	var ids []string
 	var last []byte
-	for _, tr := range ts {
-		last = key{}.u64(tr.Block.Number).u32(tr.LogIndex).u16(tr.BatchIndex)
+	for _, item := range items {
+		last = pos(item)
 		ids = append(ids, string(last))
 	}
 	return ids, last

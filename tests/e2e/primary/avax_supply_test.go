@@ -455,32 +455,12 @@ func nodeCBurns(t *testing.T, ctx context.Context, uri string, height uint64, ow
 		atomicTxs, err := atomic.ExtractAtomicTxs(raw[i].ExtData, true, atomic.Codec)
 		require.NoError(t, err, "C block %d atomic txs", i+1)
 		for _, tx := range atomicTxs {
-			var in, out uint64
-			switch utx := tx.UnsignedAtomicTx.(type) {
-			case *atomic.UnsignedImportTx:
-				for _, i := range utx.ImportedInputs {
-					if i.AssetID() == avaxID {
-						in += i.In.Amount()
-					}
-				}
-				for _, o := range utx.Outs {
-					if o.AssetID == avaxID {
-						out += o.Amount
-					}
-				}
-			case *atomic.UnsignedExportTx:
-				for _, i := range utx.Ins {
-					if i.AssetID == avaxID {
-						in += i.Amount
-					}
-				}
+			if utx, ok := tx.UnsignedAtomicTx.(*atomic.UnsignedExportTx); ok {
 				for _, o := range utx.ExportedOutputs {
 					owners.addOut(o.Out)
-					if o.AssetID() == avaxID {
-						out += o.Out.Amount()
-					}
 				}
 			}
+			in, out := truth.AtomicAmounts(tx, avaxID)
 			require.GreaterOrEqual(t, in, out, "C atomic tx %s", tx.ID())
 			atomicFees += in - out
 		}
