@@ -36,7 +36,7 @@ LOCAL_STAKING_DIR = $(shell $(GO) list -m -f '{{.Dir}}' github.com/ava-labs/aval
 
 .PHONY: all build plugin run clean clean-localnet test test-unit test-e2e bench FORCE
 .PHONY: test-e2e-evm test-e2e-primary test-e2e-sigagg test-e2e-operator test-e2e-nodeapi test-e2e-adopt
-.PHONY: test-e2e-metrics
+.PHONY: test-e2e-metrics test-e2e-webhooks
 
 all: build
 
@@ -140,9 +140,12 @@ E2E_ADOPT    := ./tests/e2e/adopt/
 # The Metrics API: EVM chain metrics against a recomputation from the nodes'
 # JSON-RPC, kill -9, bad input, staking and L1 fee series, the SDK's metrics.*.
 E2E_METRICS  := ./tests/e2e/metrics/
+# Webhooks: the management API, every event kind from real activity, the
+# SDK's validateWebhook, delivery across kill -9 and failing receivers.
+E2E_WEBHOOKS := ./tests/e2e/webhooks/
 
 test-e2e: build
-	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG) $(E2E_ADOPT) $(E2E_METRICS)
+	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG) $(E2E_ADOPT) $(E2E_METRICS) $(E2E_WEBHOOKS)
 
 test-e2e-evm: build
 	$(E2E_TEST) $(E2E_EVM)
@@ -164,6 +167,9 @@ test-e2e-adopt: build
 
 test-e2e-metrics: build
 	$(E2E_TEST) $(E2E_METRICS)
+
+test-e2e-webhooks: build
+	$(E2E_TEST) $(E2E_WEBHOOKS)
 
 # The official SDK (@avalanche-sdk/chainkit, tests/sdk) against the shared
 # networks' avadata: every EVM operation on both EVM chains

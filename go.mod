@@ -7,6 +7,7 @@ require (
 	github.com/ava-labs/avalanchego/graft/coreth v1.14.2
 	github.com/ava-labs/libevm v1.13.14-0.4.0.rc.2
 	github.com/dgraph-io/badger/v4 v4.9.6
+	github.com/go-json-experiment/json v1.27.2
 	github.com/gorilla/mux v1.8.1
 	github.com/gorilla/rpc v1.2.0
 	github.com/prometheus/client_golang v1.23.0

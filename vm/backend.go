@@ -36,7 +36,7 @@ var (
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
-	cfg := handlers.Config{Config: serve.Config{APIKeys: vm.config.APIKeys, Version: Version}}
+	cfg := handlers.Config{Config: serve.Config{APIKeys: vm.config.acceptedAPIKeys(), Version: Version}}
 	vm.config.httpLimits(&cfg.Config)
 	if vm.config.ContractMetadataFile != "" {
 		curated, err := evm.LoadCuratedContracts(vm.config.ContractMetadataFile)

@@ -84,6 +84,8 @@ type Config struct {
 	SpamTokens map[string][]string `json:"spamTokens"`
 	// Exports bounds the transaction export jobs (exports.go).
 	Exports ExportsConfig `json:"exports"`
+	// Webhooks bounds and secures the webhooks (webhooks.go).
+	Webhooks WebhooksConfig `json:"webhooks"`
 }
 
 // NFTMetadataConfig is the nftMetadata key. Fetching is off by default: it
@@ -203,6 +205,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("invalid avadata chain config: %w", err)
 	}
 	if _, err := c.spamTokens(); err != nil {
+		return fmt.Errorf("invalid avadata chain config: %w", err)
+	}
+	if err := c.Webhooks.validate(); err != nil {
 		return fmt.Errorf("invalid avadata chain config: %w", err)
 	}
 	return nil

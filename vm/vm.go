@@ -118,6 +118,12 @@ func (vm *VM) openStore() error {
 	if err != nil {
 		return err
 	}
+	// The writers match blocks against the webhooks from the first block
+	// they write.
+	if err := st.LoadWebhooks(context.Background()); err != nil {
+		_ = st.Close()
+		return err
+	}
 	key, err := vm.config.pageTokenSecret() // validated by ParseConfig
 	if err == nil && key == nil {
 		key, err = st.PageTokenKey()

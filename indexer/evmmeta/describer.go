@@ -17,6 +17,7 @@ import (
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/nodeapi"
+	"github.com/avadata/avadata/indexer/safehttp"
 )
 
 // Store is where the describer finds queued contracts and tokens and writes
@@ -56,7 +57,7 @@ func New(chain netinfo.Chain, name string, node Caller, st Store, log logging.Lo
 ) *Describer {
 	d := &Describer{chain: chain, name: name, node: node, store: st, log: log, idle: idle}
 	if fetch.Enabled {
-		d.fetcher = newFetcher(fetch, publicAddress)
+		d.fetcher = newFetcher(fetch, safehttp.PublicAddress)
 	}
 	return d
 }

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/avadata/avadata/indexer/safehttp"
 )
 
 // FetchOptions turn on reading NFT metadata documents from http(s) and ipfs
@@ -35,15 +35,13 @@ const (
 )
 
 var (
-	errForbiddenAddress = errors.New("address not allowed: loopback, private, link-local or otherwise not public")
-	errTooLarge         = errors.New("metadata document too large")
-	errScheme           = errors.New("unsupported URI scheme")
+	errTooLarge = errors.New("metadata document too large")
+	errScheme   = errors.New("unsupported URI scheme")
 )
 
-// fetcher reads metadata documents from the public internet only: every
-// connection, redirects included, is checked after name resolution, so a
-// token URI can never make the node reach its own loopback services or the
-// operator's private network.
+// fetcher reads metadata documents from the public internet only
+// (safehttp): a token URI can never make the node reach its own loopback
+// services or the operator's private network.
 type fetcher struct {
 	opts   FetchOptions
 	client *http.Client
@@ -59,36 +57,9 @@ func newFetcher(opts FetchOptions, allowed func(netip.Addr) bool) *fetcher {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultFetchMaxBytes
 	}
-	dialer := &net.Dialer{Timeout: opts.Timeout, Control: func(_, address string, _ syscall.RawConn) error {
-		ap, err := netip.ParseAddrPort(address)
-		if err != nil || !allowed(ap.Addr().Unmap()) {
-			return fmt.Errorf("%s: %w", address, errForbiddenAddress)
-		}
-		return nil
-	}}
-	transport := &http.Transport{
-		Proxy:                 nil, // a proxy would hide the real destination from the check
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   opts.Timeout,
-		ResponseHeaderTimeout: opts.Timeout,
-		MaxIdleConns:          4,
-	}
-	client := &http.Client{
-		Transport: transport,
-		Timeout:   opts.Timeout,
-		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
-			if len(via) >= maxRedirects {
-				return errors.New("too many redirects")
-			}
-			return nil
-		},
-	}
+	client := safehttp.NewClient(safehttp.Options{Allowed: allowed, ConnectTimeout: opts.Timeout, Timeout: opts.Timeout,
+		MaxRedirects: maxRedirects, MaxIdleConns: 4})
 	return &fetcher{opts: opts, client: client}
-}
-
-// publicAddress is the production address check.
-func publicAddress(a netip.Addr) bool {
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !a.IsLoopback() && !a.IsLinkLocalUnicast()
 }
 
 // resolve turns a token URI into the URL to fetch.

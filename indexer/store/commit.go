@@ -99,6 +99,9 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 		return 0, err
 	}
 	w.cursor = cursor
+	// Only a chain's block stream is news: the X-chain's vertices are its
+	// history before Cortina.
+	w.hooks.off = stream != StreamBlocks
 	n := 0
 	var lastTs int64
 	for i, b := range blocks {
@@ -144,6 +147,9 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 	w.metricsCommitted(err == nil)
 	if err != nil {
 		return 0, fmt.Errorf("committing %s blocks %d..%d: %w", chain, blocks[0].Height(), last.Height(), err)
+	}
+	if w.hooks.written > 0 {
+		s.notifyWebhooks(chain)
 	}
 	return n, nil
 }
@@ -227,6 +233,9 @@ type blockTxn struct {
 	// addrTokens are the address-token rows (0x96) the transaction wrote,
 	// with the kind each holds (addrTokenWritten).
 	addrTokens map[[2 * common.AddressLength]byte]byte
+	// hooks are the webhook events of the transaction's blocks
+	// (webhookevent.go).
+	hooks webhookEvents
 }
 
 // previousBlock reads the stored record of the block before height, the

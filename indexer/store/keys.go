@@ -16,7 +16,8 @@ import (
 // here, and bumps SchemaVersion when it changes the meaning of existing keys.
 //
 //	tag   key                                                value
-//	0x00  meta | name                                        meta record (schema version, page-token key)
+//	0x00  meta | name                                        meta record (schema version, page-token key, webhook
+//	                                                         shared secret)
 //	0x01  cursor | chain | stream(1)                         cursor: next height, last-applied time, last block time,
 //	                                                         first height held (history.go; absent: 1)
 //	0x02  chainreg | blockchainID(32)                        chain number (1 byte), see registry.go
@@ -195,6 +196,12 @@ import (
 //	0xB0  xjob | jobID(16)                                   export job record (exportjob.go): the job's signed
 //	                                                         operation ID, state, progress, result size, times
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
+//	0xB2  hook | webhookID(16)                               webhook record (webhook.go): what it watches, where it
+//	                                                         sends, its status and the height its events begin at
+//	0xB3  hookout | webhookID(16) | height(8) | seq(4)       one event waiting for delivery: its canonical JSON body,
+//	                                                         written with its block (webhookevent.go), deleted once
+//	                                                         the receiver took it; seq counts the webhook's events
+//	                                                         within the block of the watched chain
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
@@ -312,6 +319,8 @@ const (
 	tagEMTotals byte = 0x9E
 	tagXJob     byte = 0xB0
 	tagXPart    byte = 0xB1
+	tagHook     byte = 0xB2
+	tagHookOut  byte = 0xB3
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.
@@ -360,6 +369,8 @@ const readableSchemaVersion uint32 = 10
 var (
 	metaSchemaKey   = []byte{tagMeta, 's', 'c', 'h', 'e', 'm', 'a'}
 	metaTokenKeyKey = []byte{tagMeta, 't', 'o', 'k', 'e', 'n', 'k', 'e', 'y'}
+	// metaWebhookSecretKey holds the webhooks' shared secret (webhook.go).
+	metaWebhookSecretKey = []byte{tagMeta, 'w', 'h', 's', 'e', 'c', 'r', 'e', 't'}
 )
 
 // Stream names one of a chain's cursors: the block follower, and later

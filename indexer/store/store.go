@@ -39,6 +39,8 @@ type Store struct {
 	running runningStates
 	// metricCaches keeps each EVM chain's recent metric rows (evmmetric.go).
 	metricCaches metricCaches
+	// hooks are the webhooks' watch sets and delivery wake-up (webhook.go).
+	hooks webhookState
 }
 
 // Open opens (or creates) the store in dir and checks its schema version.

@@ -31,13 +31,19 @@ func Binaries() (avalanchego, pluginDir string, err error) {
 // reindexing, exports) need one.
 const APIKey = "e2e-api-key"
 
+// WebhookKey is the e2e nodes' webhook management key: APIKey may only
+// read webhooks.
+const WebhookKey = "e2e-webhook-key"
+
 // ChainConfig is the avadata chain config of the e2e nodes: the admin
-// JSON-RPC methods on (tests pause followers), and rate limits that the
-// suite's thousands of requests, from one anonymous client, do not hit.
+// JSON-RPC methods on (tests pause followers), rate limits that the suite's
+// thousands of requests, from one anonymous client, do not hit, and
+// webhooks that may target the tests' receivers on loopback.
 func ChainConfig() map[string]any {
 	return map[string]any{
 		"adminApiEnabled": true,
 		"apiKeys":         []string{APIKey},
+		"webhooks":        map[string]any{"managementKeys": []string{WebhookKey}, "allowPrivateTargets": true},
 		"stuckAfter":      "30s",
 		"rateLimit":       map[string]any{"anonymousRps": 100000, "anonymousBurst": 100000},
 	}

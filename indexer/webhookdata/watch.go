@@ -1,0 +1,130 @@
+package webhookdata
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/formatting/address"
+	"github.com/ava-labs/libevm/common"
+
+	"github.com/avadata/avadata/indexer/netinfo"
+)
+
+// Watches is what the chain writers match blocks against: the active
+// webhooks by chain, and the keys each watches. It is immutable once built;
+// the store swaps in a new one on every change of a webhook, so a writer
+// never reads webhook records inside a block's transaction.
+type Watches struct {
+	chains map[netinfo.Chain]*ChainWatches
+}
+
+// ChainWatches are the active webhooks of one chain, by what they watch.
+// A webhook appears only under the keys of its own event type.
+type ChainWatches struct {
+	// Hooks are the chain's active webhooks, by ID.
+	Hooks []*Webhook
+	// EVMAddresses: address_activity webhooks by watched address.
+	EVMAddresses map[common.Address][]*Webhook
+	// Addresses: primary_network_address_activity webhooks by watched
+	// address (the 20 bytes behind a bech32 address).
+	Addresses map[ids.ShortID][]*Webhook
+	// Nodes and Subnets: validator_activity webhooks by key (keyType
+	// nodeId or subnetId).
+	Nodes   map[ids.NodeID][]*Webhook
+	Subnets map[ids.ID][]*Webhook
+}
+
+// NewWatches builds the watch sets of hooks' active webhooks.
+func NewWatches(hooks []Webhook) (*Watches, error) {
+	sort.Slice(hooks, func(i, j int) bool { return string(hooks[i].ID[:]) < string(hooks[j].ID[:]) })
+	w := &Watches{chains: map[netinfo.Chain]*ChainWatches{}}
+	for i := range hooks {
+		h := &hooks[i]
+		if h.Status != Active {
+			continue
+		}
+		cw := w.chains[h.Chain]
+		if cw == nil {
+			cw = &ChainWatches{EVMAddresses: map[common.Address][]*Webhook{}, Addresses: map[ids.ShortID][]*Webhook{},
+				Nodes: map[ids.NodeID][]*Webhook{}, Subnets: map[ids.ID][]*Webhook{}}
+			w.chains[h.Chain] = cw
+		}
+		cw.Hooks = append(cw.Hooks, h)
+		if err := cw.add(h); err != nil {
+			return nil, fmt.Errorf("webhook %s: %w", h.ID, err)
+		}
+	}
+	return w, nil
+}
+
+func (cw *ChainWatches) add(h *Webhook) error {
+	switch h.EventType {
+	case AddressActivity:
+		for _, a := range h.Metadata.Addresses {
+			if !common.IsHexAddress(a) {
+				return fmt.Errorf("%q is not an EVM address", a)
+			}
+			addr := common.HexToAddress(a)
+			cw.EVMAddresses[addr] = append(cw.EVMAddresses[addr], h)
+		}
+	case PrimaryNetworkAddressActivity:
+		for _, k := range h.Metadata.Keys {
+			addr, err := ParsePrimaryAddress(k)
+			if err != nil {
+				return err
+			}
+			cw.Addresses[addr] = append(cw.Addresses[addr], h)
+		}
+	case ValidatorActivity:
+		for _, k := range h.Metadata.Keys {
+			switch h.Metadata.KeyType {
+			case KeyTypeNodeID:
+				node, err := ids.NodeIDFromString(k)
+				if err != nil {
+					return fmt.Errorf("%q is not a node ID: %w", k, err)
+				}
+				cw.Nodes[node] = append(cw.Nodes[node], h)
+			case KeyTypeSubnetID:
+				subnet, err := ids.FromString(k)
+				if err != nil {
+					return fmt.Errorf("%q is not a subnet ID: %w", k, err)
+				}
+				cw.Subnets[subnet] = append(cw.Subnets[subnet], h)
+			default:
+				return fmt.Errorf("unknown key type %q", h.Metadata.KeyType)
+			}
+		}
+	default:
+		return fmt.Errorf("unknown event type %q", h.EventType)
+	}
+	return nil
+}
+
+// ParsePrimaryAddress reads a primary-network address, with or without
+// its chain prefix ("X-avax1...", "avax1..."), to its 20 bytes. The HRP is
+// checked by the API when the webhook is created.
+func ParsePrimaryAddress(s string) (ids.ShortID, error) {
+	if i := strings.IndexByte(s, '-'); i >= 0 {
+		s = s[i+1:]
+	}
+	_, raw, err := address.ParseBech32(s)
+	if err != nil {
+		return ids.ShortID{}, fmt.Errorf("%q is not a primary-network address: %w", s, err)
+	}
+	id, err := ids.ToShortID(raw)
+	if err != nil {
+		return ids.ShortID{}, fmt.Errorf("%q is not a primary-network address: %w", s, err)
+	}
+	return id, nil
+}
+
+// Chain returns the watch sets of chain, nil when no active webhook
+// watches it (the writers' fast path). Safe on a nil Watches.
+func (w *Watches) Chain(chain netinfo.Chain) *ChainWatches {
+	if w == nil {
+		return nil
+	}
+	return w.chains[chain]
+}
