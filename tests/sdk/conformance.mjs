@@ -8,6 +8,8 @@
 //
 //   node conformance.mjs catalog        every SDK function: its method, operationId, HTTP route, success status
 //   node conformance.mjs run input.json the calls of input.json, one report line per call
+//   node conformance.mjs validate-webhooks input.json
+//                                       each delivery of input.json through the SDK's validateWebhook
 //
 // input.json: { "baseURL": "http://127.0.0.1:9650/ext/bc/data", "apiKey": "k" (optional),
 //   "maxPages": 3, "cases": [ case, ... ] } where a case is
@@ -379,13 +381,54 @@ async function callOnce(call, request, options, paginated, maxPages, rawsNow, ke
   return out;
 }
 
+// validateWebhooks checks webhook deliveries as a receiver using the SDK
+// would. input.json: { "secret": "the shared secret", "deliveries": [
+//   { "body": "base64 of the body's bytes as received", "signature": "its x-signature header" }, ... ] }.
+// Per delivery: validateWebhook ("ok", or the error's class and message:
+// a WebhookAuthenticationError is a bad signature; an SDKValidationError
+// after a good one means the body is not an address_activity payload,
+// the only one the SDK parses), and WebhookSecurity.verify alone, the
+// signature check without the payload schema ("ok" or the error).
+async function validateWebhooks(file) {
+  const input = JSON.parse(readFileSync(file, "utf8"));
+  const { WebhookSecurity } = await import("@avalanche-sdk/chainkit/hooks/webhook-security.js");
+  const sdk = new Avalanche({ enableTelemetry: false });
+  const describe = (e) => `${e?.constructor?.name ?? "Error"}: ${e?.message ?? e}`;
+  const results = [];
+  for (const d of input.deliveries) {
+    const request = () =>
+      new Request("http://receiver.invalid/hook", {
+        method: "POST",
+        body: Buffer.from(d.body, "base64"),
+        headers: { "content-type": "application/json", "x-signature": d.signature },
+      });
+    const out = {};
+    try {
+      const parsed = await sdk.validateWebhook({ request: request(), secret: input.secret });
+      out.validateWebhook = "ok";
+      out.eventType = parsed?.eventType;
+    } catch (e) {
+      out.validateWebhook = describe(e);
+    }
+    try {
+      await new WebhookSecurity().verify({ request: request(), secret: input.secret });
+      out.verify = "ok";
+    } catch (e) {
+      out.verify = describe(e);
+    }
+    results.push(out);
+  }
+  return { sdkVersion, results };
+}
+
 async function main() {
   const [mode, arg] = process.argv.slice(2);
   let doc;
   if (mode === "catalog") doc = catalog();
   else if (mode === "run" && arg) doc = await run(arg);
+  else if (mode === "validate-webhooks" && arg) doc = await validateWebhooks(arg);
   else {
-    process.stderr.write("usage: node conformance.mjs catalog | run input.json\n");
+    process.stderr.write("usage: node conformance.mjs catalog | run input.json | validate-webhooks input.json\n");
     process.exit(2);
   }
   process.stdout.write(JSON.stringify(doc, null, 1) + "\n");
