@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"net"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -112,6 +113,15 @@ func TestCreateWebhookRefusesPrivateTargets(t *testing.T) {
 	t.Run("allowed", func(t *testing.T) {
 		a, _ := newTestAPI(t, Config{AllowPrivateTargets: true, Resolver: fakeResolver{netip.MustParseAddr("127.0.0.1")}})
 		rec := a.Request(t, http.MethodPost, "/v1/webhooks", evmCreate, manageHeader...)
+		handlertest.RequireJSON(t, rec, http.StatusCreated, &map[string]any{})
+	})
+	t.Run("resolved by the system", func(t *testing.T) {
+		a, _ := newTestAPI(t, Config{Resolver: net.DefaultResolver})
+		for _, url := range []string{"http://localhost:8080/in", "http://127.0.0.1/in", "http://[::ffff:10.0.0.1]/in"} {
+			rec := a.Request(t, http.MethodPost, "/v1/webhooks", strings.Replace(evmCreate, "https://hooks.example/in", url, 1), manageHeader...)
+			handlertest.RequireDataError(t, rec, http.StatusBadRequest, "not a public address")
+		}
+		rec := a.Request(t, http.MethodPost, "/v1/webhooks", strings.Replace(evmCreate, "https://hooks.example/in", "https://93.184.216.34/in", 1), manageHeader...)
 		handlertest.RequireJSON(t, rec, http.StatusCreated, &map[string]any{})
 	})
 	t.Run("unresolvable", func(t *testing.T) {
