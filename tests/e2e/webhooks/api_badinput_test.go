@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
@@ -23,11 +22,7 @@ import (
 // that is not the node's, an unknown member; an unknown webhook is a 404.
 // Nothing is created by any of them.
 func TestWebhooksAPIBadInput(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	base := env.Base(t)
-	facts := readNodeFacts(t, ctx)
-	rcv := harness.NewWebhookReceiver(t)
+	ctx, base, facts, rcv := startAPITest(t)
 	cChain := facts.evm[0].evmChainID
 	evmAddr := "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC"
 	fujiAddr, err := address.Format("X", "fuji", genesis.EWOQKey.Address().Bytes())

@@ -1,12 +1,10 @@
 package webhooks
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -21,11 +19,7 @@ import (
 // the earlier calls set; the rotated secret is the one getSharedSecret
 // answers afterwards.
 func TestWebhooksAPIEveryOperation(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	base := env.Base(t)
-	facts := readNodeFacts(t, ctx)
-	rcv := harness.NewWebhookReceiver(t)
+	ctx, base, facts, rcv := startAPITest(t)
 	call := func(method, path string, body any, want int) map[string]any {
 		t.Helper()
 		r := harness.WebhookCall(t, ctx, base, method, path, harness.WebhookKey, body)
@@ -127,11 +121,7 @@ func TestWebhooksAPIEveryOperation(t *testing.T) {
 // both secret operations included, are a 403 for it; an unknown key is a
 // 401 before any handler runs.
 func TestWebhooksAPIAccess(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	base := env.Base(t)
-	facts := readNodeFacts(t, ctx)
-	rcv := harness.NewWebhookReceiver(t)
+	ctx, base, facts, rcv := startAPITest(t)
 	request := evmRequest(rcv.URL, facts.evm[1].evmChainID, "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC")
 	id := createWebhook(t, ctx, base, request)["id"].(string)
 	one := "/v1/webhooks/" + id

@@ -33,11 +33,7 @@ import (
 // on a validator webhook (BadRequestError). It needs node and npm (make
 // test-e2e-webhooks TEST=SDK).
 func TestWebhooksSDKConformance(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	base := env.Base(t)
-	facts := readNodeFacts(t, ctx)
-	rcv := harness.NewWebhookReceiver(t)
+	ctx, base, facts, rcv := startAPITest(t)
 	f := &sdkWebhooksFixture{t: t, base: base, facts: facts, url: rcv.URL}
 	harness.RunSDKConformance(t, ctx, harness.SDKConformance{
 		Base: base, Domain: "webhooks", InDomain: isWebhooksFunction, APIKey: harness.WebhookKey,
