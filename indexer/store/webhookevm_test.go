@@ -18,7 +18,7 @@ import (
 
 // evmHook creates an active address_activity webhook of evmChain watching
 // addrs; change, if given, sets its options first.
-func evmHook(t *testing.T, s *Store, id byte, addrs []common.Address, change func(*webhookdata.Webhook)) webhookdata.Webhook {
+func evmHook(t testing.TB, s *Store, id byte, addrs []common.Address, change func(*webhookdata.Webhook)) webhookdata.Webhook {
 	t.Helper()
 	h := webhookdata.Webhook{ID: webhookdata.ID{id}, EventType: webhookdata.AddressActivity, Chain: evmChain,
 		ChainID: "99999", Status: webhookdata.Active}
