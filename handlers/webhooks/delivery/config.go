@@ -42,9 +42,9 @@ type Config struct {
 	// MaxResponseBytes is how much of a receiver's answer is read (default
 	// 4 KiB); the connection of a longer one is dropped.
 	MaxResponseBytes int64
-	// RescanInterval is how often the runner reads the webhook records
-	// for webhooks made active or inactive (default 2 s); a commit that
-	// writes events also makes it read them.
+	// RescanInterval is how often the runner looks for webhooks made
+	// active or inactive (default 250 ms: a pointer comparison); a commit
+	// that writes events also makes it look.
 	RescanInterval time.Duration
 }
 
@@ -80,7 +80,7 @@ func (c Config) withDefaults() Config {
 		c.MaxResponseBytes = 4 << 10
 	}
 	if c.RescanInterval <= 0 {
-		c.RescanInterval = 2 * time.Second
+		c.RescanInterval = 250 * time.Millisecond
 	}
 	return c
 }

@@ -40,7 +40,7 @@ func TestDeliveryRetriesTheHeadEventWithBackoff(t *testing.T) {
 	}
 	require.LessOrEqual(failed[len(failed)-1].at.Sub(failed[0].at), total+time.Second)
 	require.Equal(append(numbers(failed), 0, 1, 2), numbers(got))
-	require.Zero(outboxLen(t, st, h))
+	eventually(t, "every event acknowledged", func() bool { return outboxLen(t, st, h) == 0 })
 }
 
 func TestBackoffDoublesUpToItsCapWithFullJitter(t *testing.T) {
@@ -138,7 +138,8 @@ func TestDeliveryTimesOutAHangingReceiverWithoutDelayingOthers(t *testing.T) {
 	// The hang ends at the response timeout; the event is tried again.
 	got := hanging.waitFor(t, "a retry after the timeout", atLeast(2))
 	require.Equal([]int{0, 0}, numbers(got[:2]))
-	require.GreaterOrEqual(got[1].at.Sub(got[0].at), cfg.ResponseTimeout)
+	// (The timeout counts from before the request reached the receiver.)
+	require.GreaterOrEqual(got[1].at.Sub(got[0].at), cfg.ResponseTimeout-100*time.Millisecond)
 	require.Equal(2, outboxLen(t, st, slow))
 }
 

@@ -29,8 +29,9 @@ import (
 
 // Store is what the deliveries read and write (*store.Store).
 type Store interface {
-	Webhooks(ctx context.Context) ([]webhookdata.Webhook, error)
-	Webhook(ctx context.Context, id webhookdata.ID) (webhookdata.Webhook, bool, error)
+	// WebhookWatches is the current snapshot of the active webhooks: a
+	// new one after every change of a record.
+	WebhookWatches() *webhookdata.Watches
 	UpdateWebhook(ctx context.Context, id webhookdata.ID, chain netinfo.Chain, fromHeight uint64,
 		change func(h webhookdata.Webhook) (webhookdata.Webhook, error)) (webhookdata.Webhook, error)
 	WebhookSecret(ctx context.Context) (string, error)
@@ -78,23 +79,22 @@ func (r *Runner) Run(ctx context.Context) {
 	defer wg.Wait()
 	ticker := time.NewTicker(r.cfg.RescanInterval)
 	defer ticker.Stop()
-	timed := true
+	var seen *webhookdata.Watches
 	for {
-		r.scanRecovered(ctx, &wg, timed)
+		seen = r.reconcileRecovered(ctx, &wg, seen)
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.rescan:
-			timed = false
 		case <-ticker.C:
-			timed = true
 		}
 	}
 }
 
 // notify is the store's wake-up after a commit that wrote events for
-// chain's webhooks: it wakes their workers and makes Run look for webhooks
-// that have none yet (just created or made active). It never blocks.
+// chain's webhooks: it wakes their workers, and Run, which starts the
+// workers of webhooks that have none yet (just created or made active). It
+// never blocks.
 func (r *Runner) notify(chain netinfo.Chain) {
 	r.mu.Lock()
 	for _, w := range r.workers {
@@ -106,34 +106,29 @@ func (r *Runner) notify(chain netinfo.Chain) {
 	poke(r.rescan)
 }
 
-// scanRecovered reads the webhook records and starts a worker for each
-// active webhook that has none, stops the workers of the others. A timed
-// scan also wakes every worker, so one that found its webhook inactive
-// looks again (it may have been made active since).
-func (r *Runner) scanRecovered(ctx context.Context, wg *sync.WaitGroup, timed bool) {
+// reconcileRecovered makes the workers match the active webhooks: it
+// starts a worker for each active webhook that has none and stops the
+// others'. seen is the snapshot of the last call; when the snapshot has
+// changed since, every worker is woken, as one that found its webhook
+// inactive may find it active again. It returns the snapshot it used.
+func (r *Runner) reconcileRecovered(ctx context.Context, wg *sync.WaitGroup, seen *webhookdata.Watches) (used *webhookdata.Watches) {
+	used = seen
 	defer func() {
 		if p := recover(); p != nil {
-			r.log.Error("webhook delivery scan panicked", zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
+			r.log.Error("webhook delivery panicked", zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
 		}
 	}()
-	hooks, err := r.store.Webhooks(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			r.log.Warn("reading the webhooks to deliver", zap.Error(err))
-		}
-		return
-	}
-	active := make(map[webhookdata.ID]netinfo.Chain, len(hooks))
-	for _, h := range hooks {
-		if h.Status == webhookdata.Active {
-			active[h.ID] = h.Chain
-		}
+	watches := r.store.WebhookWatches()
+	changed := watches != seen
+	active := map[webhookdata.ID]netinfo.Chain{}
+	for _, h := range watches.Active() {
+		active[h.ID] = h.Chain
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for id, w := range r.workers {
 		if _, ok := active[id]; ok && !w.stopping {
-			if timed {
+			if changed {
 				w.poke()
 			}
 			continue
@@ -149,7 +144,7 @@ func (r *Runner) scanRecovered(ctx context.Context, wg *sync.WaitGroup, timed bo
 		if _, ok := r.workers[id]; ok {
 			// Running, or stopping after its webhook was inactive for a
 			// moment: the new one starts once that one has stopped (it
-			// asks for a scan), never two at once.
+			// asks for a reconcile), never two at once.
 			continue
 		}
 		wctx, cancel := context.WithCancel(ctx)
@@ -161,6 +156,7 @@ func (r *Runner) scanRecovered(ctx context.Context, wg *sync.WaitGroup, timed bo
 			w.run(wctx)
 		}()
 	}
+	return watches
 }
 
 // acquire takes one of the delivery slots; false when ctx ended first.

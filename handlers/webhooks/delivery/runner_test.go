@@ -25,6 +25,7 @@ func TestDeliveryPostsSignedEventsInChainOrder(t *testing.T) {
 	rc.waitFor(t, "the backlog", atLeast(40))
 	writeEvents(t, st, h, 40, 60, 2)
 	got := rc.waitFor(t, "the new events", atLeast(60))
+	eventually(t, "every event acknowledged", func() bool { return outboxLen(t, st, h) == 0 })
 	stop()
 
 	require.Equal(seq(0, 60), numbers(got), "each event once, in the chain's order")
@@ -37,7 +38,6 @@ func TestDeliveryPostsSignedEventsInChainOrder(t *testing.T) {
 	}
 	require.Contains(string(got[0].body), `"webhookId":"`+h.ID.String()+`"`)
 	require.Contains(string(got[0].body), webhookdata.MessageID(h.ID, h.ChainID, h.FromHeight, 0))
-	require.Zero(outboxLen(t, st, h), "what the receiver took leaves the outbox")
 }
 
 func TestDeliverySignsWithTheSecretOfTheMoment(t *testing.T) {

@@ -109,16 +109,14 @@ func (w *worker) stepRecovered(ctx context.Context) (more bool, err error) {
 }
 
 // deliver sends e until the receiver takes it, then removes it from the
-// outbox. The record and the secret are read for every attempt: a new URL
-// or a rotated secret takes effect at the next delivery, and a webhook made
-// inactive stops at once (errInactive).
+// outbox. The webhook (from the store's snapshot of the active ones) and
+// the secret are read for every attempt: a new URL or a rotated secret
+// takes effect at the next delivery, and a webhook made inactive stops at
+// once (errInactive).
 func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 	for {
-		h, found, err := w.r.store.Webhook(ctx, w.id)
-		if err != nil {
-			return err
-		}
-		if !found || h.Status != webhookdata.Active {
+		h := w.r.store.WebhookWatches().Chain(w.chain).Hook(w.id)
+		if h == nil {
 			return errInactive
 		}
 		secret, err := w.r.store.WebhookSecret(ctx)
@@ -132,7 +130,10 @@ func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 		w.r.release()
 		if err == nil {
 			w.recovered()
-			if err := w.r.store.AckOutbox(ctx, w.id, []store.OutboxEntry{e}); err != nil {
+			// The receiver has it: removing it is quick and local, and is
+			// done even when the node is stopping, so the event is not
+			// sent again after the restart.
+			if err := w.r.store.AckOutbox(context.WithoutCancel(ctx), w.id, []store.OutboxEntry{e}); err != nil {
 				return fmt.Errorf("acknowledging %s block %d event %d: %w", w.chain, e.Height, e.Seq, err)
 			}
 			return nil
@@ -162,7 +163,7 @@ func (w *worker) recovered() {
 // failed records a failed attempt; true when the webhook has now failed
 // for longer than the maximum age and was made inactive. The run of
 // failures is counted in memory, so a restart counts it afresh.
-func (w *worker) failed(ctx context.Context, h webhookdata.Webhook, e store.OutboxEntry, cause error) bool {
+func (w *worker) failed(ctx context.Context, h *webhookdata.Webhook, e store.OutboxEntry, cause error) bool {
 	now := time.Now()
 	if w.failingSince.IsZero() {
 		w.failingSince = now
