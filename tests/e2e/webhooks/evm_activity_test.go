@@ -40,6 +40,9 @@ type evmScene struct {
 	mu   sync.Mutex
 	sent []common.Hash
 	last uint64 // the highest block of the activity
+	// described are the txs sent once avadata had read the ERC-20's and
+	// the ERC-721's metadata: their transfers carry the token objects.
+	described map[common.Hash]bool
 }
 
 // newEVMScene dials chain with ewoq and a fresh user key.
@@ -165,4 +168,34 @@ func (s *evmScene) makeActivity(t *testing.T, ctx context.Context) {
 	s.wait(t, ctx, []common.Hash{
 		call(s.ewoq, "ERC-20 transferFrom by ewoq", s.erc20, s.art.erc20, "transferFrom", nil, user, r, harness.Ether(5)),
 	})
+}
+
+// transfersOfDescribedTokens waits until avadata has read the ERC-20's and
+// the ERC-721's metadata from the contracts (a background task), then moves
+// each token once more.
+func (s *evmScene) transfersOfDescribedTokens(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	for _, token := range []common.Address{s.erc20, s.erc721} {
+		harness.WaitDescribed(t, ctx, base+"/v1/chains/"+s.chainID()+"/addresses/"+token.Hex())
+	}
+	user := s.user.Address()
+	hashes := []common.Hash{}
+	for _, c := range []struct {
+		what   string
+		to     common.Address
+		art    *contracts.Artifact
+		method string
+		args   []any
+	}{
+		{"ERC-20 transfer of a described token", s.erc20, s.art.erc20, "transfer", []any{s.recipient, harness.Ether(1)}},
+		{"ERC-721 mint of a described token", s.erc721, s.art.erc721, "mint", []any{user}},
+	} {
+		h, err := s.user.SendTransact(ctx, c.to, c.art, c.method, nil, c.args...)
+		hashes = append(hashes, s.record(t, c.what, h, err))
+	}
+	s.wait(t, ctx, hashes)
+	s.described = map[common.Hash]bool{}
+	for _, h := range hashes {
+		s.described[h] = true
+	}
 }

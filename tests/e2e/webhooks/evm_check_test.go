@@ -152,7 +152,9 @@ func (c *evmEventCheck) transfers(what string, tx map[string]any, x *truth.EVMTx
 				require.Equal(t, tokenMember, k, "%s: the token under its standard's member", what)
 			}
 		}
-		if token, ok := got[tokenMember].(map[string]any); ok {
+		token, ok := got[tokenMember].(map[string]any)
+		require.True(t, ok || !c.s.described[x.Hash] || typ == "ERC1155", "%s: %s of a token avadata has described", what, tokenMember)
+		if ok {
 			m := c.token(tr.Token)
 			require.True(t, strings.EqualFold(tr.Token.Hex(), token["address"].(string)), what)
 			require.Equal(t, m.name, token["name"], what)

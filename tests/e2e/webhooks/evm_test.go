@@ -81,6 +81,7 @@ func TestWebhooksEVMAddressActivity(t *testing.T) {
 			}
 
 			s.makeActivity(t, ctx)
+			s.transfersOfDescribedTokens(t, ctx, base)
 			harness.WaitEVMIndexed(t, ctx, base, s.chain.BlockchainID.String(), s.last)
 			chainTruth := truth.NewEVMChain(s.ewoq.RPC())
 			require.NoError(t, chainTruth.ScanTo(ctx, s.last), "reading %s from the node", chain.Name)
@@ -112,6 +113,7 @@ func TestWebhooksEVMAddressActivity(t *testing.T) {
 					require.NotContains(t, messageIDs, id, "%s: messageId of %s seen on %s", w.name, want[i].Hash, messageIDs[id])
 					messageIDs[id] = w.name + " " + want[i].Hash.Hex()
 				}
+				t.Logf("%s on %s: %d deliveries checked", w.name, chain.Name, len(got))
 				for i, v := range sdk.ValidateWebhooks(t, ctx, secret, got) {
 					require.Equal(t, "ok", v.ValidateWebhook, "%s: the SDK's validateWebhook on delivery %d", w.name, i)
 					require.Equal(t, "address_activity", v.EventType, "%s: delivery %d", w.name, i)
