@@ -29,7 +29,10 @@ func TestWebhookEventsBeginAtTheChainsNextBlock(t *testing.T) {
 
 	// Deactivated, the chain has no watches; made active again, it begins
 	// at the caller's bound when that is later than the index.
-	off := func(w webhookdata.Webhook) (webhookdata.Webhook, error) { w.Status = webhookdata.Inactive; return w, nil }
+	off := func(w webhookdata.Webhook) (webhookdata.Webhook, error) {
+		w.Status = webhookdata.Inactive
+		return w, nil
+	}
 	on := func(w webhookdata.Webhook) (webhookdata.Webhook, error) { w.Status = webhookdata.Active; return w, nil }
 	_, err = s.UpdateWebhook(ctx, h.ID, netinfo.C, 0, off)
 	require.NoError(err)
