@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/pdata"
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
@@ -158,4 +159,98 @@ func TestWebhookValidatorStakingEvents(t *testing.T) {
 		"blockHash": ids.ID{'B', 7}.String(), "blockTimestamp": 20000.0, "txHash": sf.rD1.ID.String(), "txType": "RewardValidatorTx",
 		"address": bech32(t, addrDel), "rewardType": "DELEGATOR", "amount": "30", "assetId": avax.String(),
 		"utxoId": sf.d1Reward.ID.String(), "nodeId": nV.String(), "stakingTxHash": sf.d1.ID.String()}, pn[0])
+}
+
+// L1 validator events against the fee state (price 3 nAVAX a second, from
+// genesis time G): top-ups, a threshold of 600 crossed twice (a top-up
+// lifts it back above in between) and never by a validator registered below
+// it, implicit deactivations at a time advance and after the txs (no tx),
+// a disable and a removal; webhooks by node, by subnet narrowed to nodes,
+// and by node narrowed to another subnet. The outboxes do not depend on how
+// the blocks were batched into commits.
+func TestWebhookValidatorL1Events(t *testing.T) {
+	const g = l1Day0 + 100
+	sL, sOther := ids.ID{'s', 'L'}, ids.ID{'s', 'O'}
+	nA, nB, nC, nD := ids.NodeID{0xA}, ids.NodeID{0xB}, ids.NodeID{0xC}, ids.NodeID{0xD}
+	vA, vB, vC, vD := ids.ID{'v', 'A'}, ids.ID{'v', 'B'}, ids.ID{'v', 'C'}, ids.ID{'v', 'D'}
+	blocks := [][]*pdata.Tx{
+		// 1 (G+10): A 1000, B 2 (below a second's fee: out after the txs).
+		{l1Tx(1, "ConvertSubnetToL1Tx",
+			pdata.L1Validator{ValidationID: vA, NodeID: nA, Subnet: sL, Weight: 5, Balance: 1000},
+			pdata.L1Validator{ValidationID: vB, NodeID: nB, Subnet: sL, Weight: 6, Balance: 2})},
+		// 2 (G+110): A 1000-300+50 = 750; C 10000; D 30 (10 s).
+		{l1Tx(2, "IncreaseL1ValidatorBalanceTx", pdata.L1Validator{ValidationID: vA, BalanceChange: 50}),
+			l1Tx(3, "RegisterL1ValidatorTx", pdata.L1Validator{ValidationID: vC, NodeID: nC, Subnet: sL, Weight: 7, Balance: 10000}),
+			l1Tx(4, "RegisterL1ValidatorTx", pdata.L1Validator{ValidationID: vD, NodeID: nD, Subnet: sL, Weight: 8, Balance: 30})},
+		// 3 (G+160): A 600, not below; D ran out at the advance.
+		nil,
+		// 4 (G+161): A 597, crossed.
+		nil,
+		// 5 (G+170): A 570, still below.
+		nil,
+		// 6 (G+171): A 567+100 = 667.
+		{l1Tx(5, "IncreaseL1ValidatorBalanceTx", pdata.L1Validator{ValidationID: vA, BalanceChange: 100})},
+		// 7 (G+200): A 580, crossed again.
+		nil,
+		// 8 (G+210): A disabled with 550; C removed with 10000-300.
+		{l1Tx(6, "DisableL1ValidatorTx", pdata.L1Validator{ValidationID: vA}),
+			l1Tx(7, "SetL1ValidatorWeightTx", pdata.L1Validator{ValidationID: vC, Weight: 0})},
+	}
+	times := []int64{10, 110, 160, 161, 170, 171, 200, 210}
+	var pblocks []*pdata.Block
+	for i, txs := range blocks {
+		pblocks = append(pblocks, &pdata.Block{Number: uint64(i + 1), ID: ids.ID{'B', byte(i + 1)}, Timestamp: g + times[i],
+			Type: "BanffStandardBlock", AdvancesTime: true, Durango: true, Txs: txs})
+	}
+	type hooks struct{ byNode, narrowed, otherSubnet, removed, pn webhookdata.Webhook }
+	open := func() (*Store, hooks) {
+		s, _ := openL1Store(t)
+		var hs hooks
+		hs.byNode = validatorHook(t, s, 1, webhookdata.KeyTypeNodeID, nA.String(),
+			webhookdata.Metadata{L1ValidatorFeeBalanceThreshold: "600"})
+		hs.narrowed = validatorHook(t, s, 2, webhookdata.KeyTypeSubnetID, sL.String(), webhookdata.Metadata{
+			NodeIDs: []string{nB.String(), nD.String()}, L1ValidatorFeeBalanceThreshold: "600"})
+		hs.otherSubnet = validatorHook(t, s, 3, webhookdata.KeyTypeNodeID, nC.String(), webhookdata.Metadata{SubnetIDs: []string{sOther.String()}})
+		hs.removed = validatorHook(t, s, 4, webhookdata.KeyTypeNodeID, nC.String(),
+			webhookdata.Metadata{ValidatorActivitySubEvents: []string{webhookdata.SubL1ValidatorRemoved}})
+		return s, hs
+	}
+	s, hs := open()
+	for _, b := range pblocks {
+		writeP(t, s, []*pdata.Block{b})
+	}
+	batched, bhs := open()
+	writeP(t, batched, pblocks)
+
+	members := []string{"validationId", "balance", "amount", "weight", "txType"}
+	require.Equal(t, [][]any{
+		{"l1_validator_balance_increased", 2.0, vA.String(), "750", "50", "5", "IncreaseL1ValidatorBalanceTx"},
+		{"l1_validator_balance_threshold", 4.0, vA.String(), "597", nil, "5", nil},
+		{"l1_validator_balance_increased", 6.0, vA.String(), "667", "100", "5", "IncreaseL1ValidatorBalanceTx"},
+		{"l1_validator_balance_threshold", 7.0, vA.String(), "580", nil, "5", nil},
+		{"l1_validator_disabled", 8.0, vA.String(), "550", nil, "5", "DisableL1ValidatorTx"},
+	}, summaries(hookEvents(t, s, hs.byNode), members...))
+	require.Equal(t, [][]any{
+		{"l1_validator_disabled", 1.0, vB.String(), "2", nil, "6", nil},
+		{"l1_validator_disabled", 3.0, vD.String(), "0", nil, "8", nil},
+	}, summaries(hookEvents(t, s, hs.narrowed), members...), "implicit deactivations, none of A or C, no threshold for D")
+	require.Empty(t, hookEvents(t, s, hs.otherSubnet))
+	removed := hookEvents(t, s, hs.removed)
+	require.Equal(t, [][]any{{"l1_validator_removed", 8.0, vC.String(), "9700", nil, "0", "SetL1ValidatorWeightTx"}},
+		summaries(removed, members...))
+	require.Equal(t, map[string]any{"subEvent": "l1_validator_removed", "chainId": testPChainID, "blockHeight": 8.0,
+		"blockHash": ids.ID{'B', 8}.String(), "blockTimestamp": float64(g + 210), "txHash": ids.ID{'L', 7}.String(),
+		"txType": "SetL1ValidatorWeightTx", "nodeId": nC.String(), "subnetId": sL.String(), "validationId": vC.String(),
+		"balance": "9700", "weight": "0"}, removed[0])
+	implicit := hookEvents(t, s, hs.narrowed)[0]
+	require.NotContains(t, implicit, "txHash")
+	require.NotContains(t, implicit, "txType")
+
+	for _, pair := range [][2]webhookdata.Webhook{{hs.byNode, bhs.byNode}, {hs.narrowed, bhs.narrowed}, {hs.removed, bhs.removed}} {
+		one, err := s.Outbox(context.Background(), pair[0].ID, 100)
+		require.NoError(t, err)
+		all, err := batched.Outbox(context.Background(), pair[1].ID, 100)
+		require.NoError(t, err)
+		require.Equal(t, one, all, "webhook %s", pair[0].ID)
+	}
 }
