@@ -161,7 +161,7 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 		return r.w.IssueRegisterL1ValidatorTx(thirdBalance, third.PoP.ProofOfPossession,
 			signL1Warp(t, networkID, s, msg.Bytes()), r.opts()...)
 	})
-	thirdHeight, _ := locatePTx(t, ctx, uri, registerHeight, tx.ID())
+	thirdHeight, _ := truth.LocatePTx(t, ctx, uri, registerHeight, tx.ID())
 	feeVals := []l1FeeValidation{
 		{id: s.first.validationID, balance: l1FirstBalance, height: convertHeight},
 		{id: second.validationID, balance: secondBalance, height: registerHeight},
@@ -174,13 +174,13 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 	require.Zero(t, ranOut.balances[third.validationID], "the third validator's balance 5 s on")
 	tx, err = r.w.IssueIncreaseL1ValidatorBalanceTx(third.validationID, thirdIncrease, r.opts()...)
 	require.NoError(t, err, "IncreaseL1ValidatorBalanceTx")
-	increaseHeight, _ := locatePTx(t, ctx, uri, registerHeight, tx.ID())
+	increaseHeight, _ := truth.LocatePTx(t, ctx, uri, registerHeight, tx.ID())
 	t.Logf("third validator %s: registered at P height %d, ran out by %d, reactivated at %d",
 		third.validationID, thirdHeight, ranOut.height, increaseHeight)
 	feeVals[2] = l1FeeValidation{id: third.validationID, balance: thirdIncrease, height: increaseHeight}
 
-	s.first.node = nodeGetL1Validator(t, ctx, uri, s.first.validationID)
-	second.node = nodeGetL1Validator(t, ctx, uri, second.validationID)
+	s.first.node = truth.GetL1Validator(t, ctx, uri, s.first.validationID)
+	second.node = truth.GetL1Validator(t, ctx, uri, second.validationID)
 	require.Equal(t, uint64(newWeight), uint64(s.first.node.Weight), "getL1Validator weight after the re-weight")
 	require.Equal(t, weightNonce+1, uint64(s.first.node.MinNonce), "getL1Validator minNonce after the re-weight")
 	require.Equal(t, uint64(secondWeight), uint64(second.node.Weight), "second validator's weight")
