@@ -9,16 +9,12 @@ import (
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
-	"github.com/ava-labs/avalanchego/utils/crypto/bls"
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
-	"github.com/ava-labs/avalanchego/utils/set"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary/common"
@@ -240,18 +236,7 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 // validator, the only signer of a fresh L1 (bit 0 of its canonical set).
 func signL1Warp(t *testing.T, networkID uint32, s *l1Scenario, msgBytes []byte) []byte {
 	t.Helper()
-	call, err := payload.NewAddressedCall(s.managerAddress, msgBytes)
-	require.NoError(t, err)
-	unsigned, err := warp.NewUnsignedMessage(networkID, s.chainID, call.Bytes())
-	require.NoError(t, err)
-	sig, err := s.first.Signer.Sign(unsigned.Bytes())
-	require.NoError(t, err)
-	signed, err := warp.NewMessage(unsigned, &warp.BitSetSignature{
-		Signers:   set.NewBits(0).Bytes(),
-		Signature: [bls.SignatureLen]byte(bls.SignatureToBytes(sig)),
-	})
-	require.NoError(t, err)
-	return signed.Bytes()
+	return harness.SignL1Warp(t, networkID, s.chainID, s.managerAddress, s.first.Signer, 0, msgBytes)
 }
 
 // record locates an accepted tx and reads it back from the node.

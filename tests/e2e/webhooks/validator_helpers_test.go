@@ -38,9 +38,15 @@ type pKey struct {
 
 func newPKey(t *testing.T) *pKey {
 	t.Helper()
+	return newPKeyOn(t, constants.GetHRP(constants.LocalID))
+}
+
+// newPKeyOn is a fresh key of the network whose addresses have hrp.
+func newPKeyOn(t *testing.T, hrp string) *pKey {
+	t.Helper()
 	k, err := secp256k1.NewPrivateKey()
 	require.NoError(t, err)
-	a, err := address.FormatBech32(constants.GetHRP(constants.LocalID), k.Address().Bytes())
+	a, err := address.FormatBech32(hrp, k.Address().Bytes())
 	require.NoError(t, err)
 	return &pKey{key: k, addr: k.Address(), bech32: a}
 }
@@ -73,7 +79,6 @@ func fundOnP(t *testing.T, ctx context.Context, uri string, amounts map[*pKey]ui
 		outs = append(outs, &avax.TransferableOutput{Asset: avax.Asset{ID: avaxID},
 			Out: &secp256k1fx.TransferOutput{Amt: amount, OutputOwners: *k.owner()}})
 	}
-	avax.SortTransferableOutputs(outs, nil)
 	_, err = w.IssueBaseTx(outs, pOpts(ctx)...)
 	require.NoError(t, err, "funding on P")
 	return avaxID
@@ -101,8 +106,9 @@ type hookEvent struct {
 // expectDeliveries waits until r got want's count of deliveries, a little
 // longer for any extra, and checks them: exactly want's events in order
 // (the chain's), each once, every one of eventType for webhook id, and
-// every signature accepted by the SDK's WebhookSecurity.verify.
-func expectDeliveries(t *testing.T, ctx context.Context, r *harness.WebhookReceiver, id, eventType string,
+// every signature accepted by the SDK's WebhookSecurity.verify with the
+// shared secret of the node at base.
+func expectDeliveries(t *testing.T, ctx context.Context, base string, r *harness.WebhookReceiver, id, eventType string,
 	want []map[string]any,
 ) {
 	t.Helper()
@@ -121,10 +127,9 @@ func expectDeliveries(t *testing.T, ctx context.Context, r *harness.WebhookRecei
 		events[i] = e.Event
 	}
 	require.Equal(t, want, events, "webhook %s: the events, in chain order", id)
-	secret := harness.WebhookSecret(t, ctx, env.Base(t))
+	secret := harness.WebhookSecret(t, ctx, base)
 	for i, v := range harness.InstallSDK(t).ValidateWebhooks(t, ctx, secret, got) {
 		require.Equal(t, "ok", v.Verify, "delivery %d: the SDK's signature check", i)
-		require.Equal(t, eventType, v.EventType, "delivery %d", i)
 	}
 }
 
@@ -142,4 +147,19 @@ func withMembers(e map[string]any, members map[string]any) map[string]any {
 		e[k] = v
 	}
 	return e
+}
+
+// l1Refund is the UTXO of P-chain state an L1 tx (a disable, a removal)
+// refunds the validator's balance to: output len(outs) of the tx, among
+// owner's UTXOs (platform.getUTXOs).
+func l1Refund(t *testing.T, ctx context.Context, uri string, owner *pKey, txID ids.ID, outs int) truth.UTXO {
+	t.Helper()
+	id := txID.Prefix(uint64(outs))
+	for _, u := range truth.UTXOs(t, ctx, uri, "P", "", "P-"+owner.bech32) {
+		if u.ID == id {
+			return u
+		}
+	}
+	t.Fatalf("the refund UTXO %s of %s is not among %s's UTXOs", id, txID, owner.bech32)
+	return truth.UTXO{}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ava-labs/avalanchego/ids"
+	avajson "github.com/ava-labs/avalanchego/utils/json"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
@@ -59,22 +60,38 @@ func TestWebhooksValidatorL1(t *testing.T) {
 		{NodeID: b.NodeID.Bytes(), Weight: weightB, Balance: balanceB, Signer: *b.PoP, RemainingBalanceOwner: owner, DeactivationOwner: owner},
 	}, pOpts(ctx)...)
 	require.NoError(t, err, "ConvertSubnetToL1Tx")
-	convertHeight, _ := truth.LocatePTx(t, ctx, uri, 1, tx.ID())
+	convertHeight, convertTime := truth.LocatePTx(t, ctx, uri, 1, tx.ID())
 	va, vb := subnet.Append(0), subnet.Append(1)
-	afterConvert := truth.GetL1Validator(t, ctx, uri, vb)
-	require.Equal(t, convertHeight, uint64(afterConvert.Height), "no P block after the conversion yet")
-	require.NotZero(t, uint64(afterConvert.Balance), "B is active after the conversion")
+	require.NotZero(t, uint64(truth.GetL1Validator(t, ctx, uri, vb).Balance), "B is active after the conversion")
 
-	// Seconds later, one P block: its time advance takes A below the
-	// threshold and runs B out.
+	// Seconds later, a P block: by then the fees have taken A below the
+	// threshold and run B out. The node builds a block of its own when an
+	// L1 validator's balance runs out, so the first of those may come
+	// before.
 	time.Sleep(7 * time.Second)
 	harness.NewTxIssuer(t, ctx, uri).IssueP(t, ctx, 1)
 	tick := truth.GetL1Validator(t, ctx, uri, va)
-	require.Equal(t, convertHeight+1, uint64(tick.Height), "one P block after the conversion")
 	require.Less(t, uint64(tick.Balance), uint64(balanceA-5), "A's balance is below the threshold")
-	ranOut := truth.GetL1Validator(t, ctx, uri, vb)
-	require.Equal(t, uint64(tick.Height), uint64(ranOut.Height))
-	require.Zero(t, uint64(ranOut.Balance), "B ran out")
+	require.Zero(t, uint64(truth.GetL1Validator(t, ctx, uri, vb).Balance), "B ran out")
+	// Where each happened, from the node's fee state and block times:
+	// with the excess at 0 every second costs an active validator the
+	// minimum price, charged at each block's time advance.
+	price := minL1Price(t, ctx, uri)
+	crossed := func(spent uint64) (uint64, uint64) {
+		for h := convertHeight + 1; h <= uint64(tick.Height); h++ {
+			cost := price * uint64(truth.PBlockTime(t, truth.PBlock(t, ctx, uri, h))-convertTime)
+			if cost >= spent {
+				return h, cost
+			}
+		}
+		t.Fatalf("no block after the conversion charged %d", spent)
+		return 0, 0
+	}
+	thresholdHeight, thresholdCost := crossed(6)
+	ranOutHeight, _ := crossed(balanceB)
+	if thresholdHeight == uint64(tick.Height) {
+		require.Equal(t, uint64(balanceA)-thresholdCost, uint64(tick.Balance), "getL1Validator at the crossing block")
+	}
 
 	const increase = 500 * units.MilliAvax
 	tx, err = w.IssueIncreaseL1ValidatorBalanceTx(va, increase, pOpts(ctx)...)
@@ -88,15 +105,7 @@ func TestWebhooksValidatorL1(t *testing.T) {
 	require.NoError(t, err, "DisableL1ValidatorTx")
 	disableTx := tx.ID()
 	disHeight, _ := truth.LocatePTx(t, ctx, uri, incHeight, disableTx)
-	// The refund is (txID, len(Outs)), as platform.getUTXOs shows it.
-	refundID := disableTx.Prefix(uint64(len(tx.Unsigned.(*txs.DisableL1ValidatorTx).Outs)))
-	var refund *truth.UTXO
-	for _, u := range truth.UTXOs(t, ctx, uri, "P", "", "P-"+l.bech32) {
-		if u.ID == refundID {
-			refund = &u
-		}
-	}
-	require.NotNil(t, refund, "the disable's refund UTXO %s", refundID)
+	refund := l1Refund(t, ctx, uri, l, disableTx, len(tx.Unsigned.(*txs.DisableL1ValidatorTx).Outs))
 	require.Zero(t, uint64(truth.GetL1Validator(t, ctx, uri, va).Balance), "A disabled")
 
 	l1Event := func(sub string, h uint64, v ids.ID, node ids.NodeID, balance, weight uint64, members map[string]any) map[string]any {
@@ -105,15 +114,39 @@ func TestWebhooksValidatorL1(t *testing.T) {
 			"weight": strconv.FormatUint(weight, 10)})
 		return withMembers(e, members)
 	}
-	thresholdA := l1Event("l1_validator_balance_threshold", uint64(tick.Height), va, a.NodeID, uint64(tick.Balance), weightA, nil)
-	ranOutB := l1Event("l1_validator_disabled", uint64(tick.Height), vb, b.NodeID, 0, weightB, nil)
+	thresholdA := l1Event("l1_validator_balance_threshold", thresholdHeight, va, a.NodeID, balanceA-thresholdCost, weightA, nil)
+	ranOutB := l1Event("l1_validator_disabled", ranOutHeight, vb, b.NodeID, 0, weightB, nil)
+	// In a block, the time advance's events come first, the threshold's
+	// before the run-outs.
+	first, second := thresholdA, ranOutB
+	if ranOutHeight < thresholdHeight {
+		first, second = ranOutB, thresholdA
+	}
 	increasedA := l1Event("l1_validator_balance_increased", incHeight, va, a.NodeID, uint64(increased.Balance), weightA,
 		map[string]any{"txHash": increaseTx.String(), "txType": "IncreaseL1ValidatorBalanceTx", "amount": strconv.FormatUint(increase, 10)})
 	disabledA := l1Event("l1_validator_disabled", disHeight, va, a.NodeID, refund.Amount, weightA,
 		map[string]any{"txHash": disableTx.String(), "txType": "DisableL1ValidatorTx"})
 
-	expectDeliveries(t, ctx, bySubnet, subnetHook["id"].(string), "validator_activity",
-		[]map[string]any{thresholdA, ranOutB, increasedA, disabledA})
-	expectDeliveries(t, ctx, byNode, nodeHook["id"].(string), "validator_activity",
+	expectDeliveries(t, ctx, base, bySubnet, subnetHook["id"].(string), "validator_activity",
+		[]map[string]any{first, second, increasedA, disabledA})
+	expectDeliveries(t, ctx, base, byNode, nodeHook["id"].(string), "validator_activity",
 		[]map[string]any{thresholdA, increasedA, disabledA})
+}
+
+// minL1Price is the L1 validator fee per second while the fee state's
+// excess is 0 (platform.getValidatorFeeConfig, getValidatorFeeState).
+func minL1Price(t *testing.T, ctx context.Context, uri string) uint64 {
+	t.Helper()
+	var config struct {
+		MinPrice avajson.Uint64 `json:"minPrice"`
+	}
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getValidatorFeeConfig", struct{}{}, &config))
+	var state struct {
+		Excess avajson.Uint64 `json:"excess"`
+		Price  avajson.Uint64 `json:"price"`
+	}
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getValidatorFeeState", struct{}{}, &state))
+	require.Zero(t, uint64(state.Excess), "the L1 validator fee excess")
+	require.Equal(t, uint64(config.MinPrice), uint64(state.Price))
+	return uint64(state.Price)
 }

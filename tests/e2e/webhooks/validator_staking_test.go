@@ -145,9 +145,9 @@ func TestWebhooksValidatorStaking(t *testing.T) {
 	require.Len(t, want, 5, "two stakes, the delegator's reward, the validator's reward and fee")
 	require.Len(t, addrEvents, 3, "three reward UTXOs, one per watched address")
 
-	expectDeliveries(t, ctx, byNode, nodeHook["id"].(string), "validator_activity", want)
-	expectDeliveries(t, ctx, bySubnet, subnetHook["id"].(string), "validator_activity", want)
-	expectDeliveries(t, ctx, byAddr, addrHook["id"].(string), "primary_network_address_activity", addrEvents)
+	expectDeliveries(t, ctx, base, byNode, nodeHook["id"].(string), "validator_activity", want)
+	expectDeliveries(t, ctx, base, bySubnet, subnetHook["id"].(string), "validator_activity", want)
+	expectDeliveries(t, ctx, base, byAddr, addrHook["id"].(string), "primary_network_address_activity", addrEvents)
 }
 
 // currentStakerStarts is platform.getCurrentValidators of node: the start
