@@ -159,6 +159,12 @@ func emitL1Events(txn *blockTxn, b *pdata.Block, ts int64, step l1Step, tx *pdat
 		return nil
 	}
 	cw := txn.webhookWatches()
+	if cw == nil {
+		// Cannot happen: the chain's commit lock keeps the watches of a
+		// transaction that noted anything.
+		txn.l1Notes = nil
+		return nil
+	}
 	at := txPlace{pos: pdata.TxPos{Height: b.Number}, block: b.ID, time: ts}
 	for i := range txn.l1Notes {
 		n := &txn.l1Notes[i]

@@ -21,16 +21,13 @@ import (
 // to an L1 with validators A (1 AVAX) and B (3 nAVAX: it runs out within
 // seconds). Two validator_activity webhooks watch it: by the subnet ID,
 // and by A's node ID narrowed to the subnet, both with a balance threshold
-// 5 nAVAX below A's initial balance. A P block some seconds later takes A
-// below the threshold and runs B out (no tx); L tops A up and disables
-// it. Each webhook gets exactly the events the node's data gives
-// (platform.getL1Validator at each block's height, the disable's refund
-// UTXO), each once, in chain order, signed as the SDK verifies.
-//
-// A SetL1ValidatorWeightTx to 0 (l1_validator_removed) needs a warp
-// message the single-node network's P-chain cannot verify (sybil
-// protection off: see the primary tests' L1 scenario); the store's tests
-// cover it.
+// 5 nAVAX below A's initial balance. In the next seconds the P-chain's fees
+// run B out (no tx; the node builds a block of its own for it) and take A
+// below the threshold; then L tops A up and disables it. Each webhook gets
+// exactly the events the node's data gives (the fee config and state, the
+// P blocks' times, platform.getL1Validator, the disable's refund UTXO),
+// each once, in chain order, signed as the SDK verifies.
+// TestWebhooksValidatorL1Removed does the removal on the 2-node network.
 func TestWebhooksValidatorL1(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
