@@ -40,6 +40,7 @@ func TestWebhooksValidatorL1Removed(t *testing.T) {
 	pChainID := blockchainID(t, ctx, uri, "P")
 	l := newPKeyOn(t, constants.GetHRP(networkID))
 	fundOnP(t, ctx, uri, map[*pKey]uint64{l: 20 * units.Avax})
+	x = harness.NewTxIssuer(t, ctx, uri) // EWOQ's wallet after the funding spent its UTXO
 	tx, err := l.wallet(t, ctx, uri).IssueCreateSubnetTx(l.owner(), pOpts(ctx)...)
 	require.NoError(t, err, "CreateSubnetTx")
 	subnet := tx.ID()
