@@ -12,6 +12,7 @@ import (
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
+	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	pwallet "github.com/ava-labs/avalanchego/wallet/chain/p/wallet"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
@@ -162,4 +163,20 @@ func l1Refund(t *testing.T, ctx context.Context, uri string, owner *pKey, txID i
 	}
 	t.Fatalf("the refund UTXO %s of %s is not among %s's UTXOs", id, txID, owner.bech32)
 	return truth.UTXO{}
+}
+
+// convertedValidations are the validation IDs a ConvertSubnetToL1Tx gave,
+// by node: the subnet's ID with the validator's index in the tx as the
+// node accepted it (the validators sorted by node ID).
+func convertedValidations(t *testing.T, ctx context.Context, uri string, convertTx ids.ID) map[ids.NodeID]ids.ID {
+	t.Helper()
+	tx, ok := truth.ParsedPTx(t, ctx, uri, convertTx).Unsigned.(*txs.ConvertSubnetToL1Tx)
+	require.True(t, ok, "%s is a ConvertSubnetToL1Tx", convertTx)
+	out := map[ids.NodeID]ids.ID{}
+	for i, v := range tx.Validators {
+		node, err := ids.ToNodeID(v.NodeID)
+		require.NoError(t, err)
+		out[node] = tx.Subnet.Append(uint32(i))
+	}
+	return out
 }

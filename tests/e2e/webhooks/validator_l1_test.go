@@ -58,7 +58,8 @@ func TestWebhooksValidatorL1(t *testing.T) {
 	}, pOpts(ctx)...)
 	require.NoError(t, err, "ConvertSubnetToL1Tx")
 	convertHeight, convertTime := truth.LocatePTx(t, ctx, uri, 1, tx.ID())
-	va, vb := subnet.Append(0), subnet.Append(1)
+	validations := convertedValidations(t, ctx, uri, tx.ID())
+	va, vb := validations[a.NodeID], validations[b.NodeID]
 	require.NotZero(t, uint64(truth.GetL1Validator(t, ctx, uri, vb).Balance), "B is active after the conversion")
 
 	// Seconds later, a P block: by then the fees have taken A below the

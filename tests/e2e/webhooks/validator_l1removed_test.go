@@ -61,6 +61,7 @@ func TestWebhooksValidatorL1Removed(t *testing.T) {
 	}, pOpts(ctx)...)
 	require.NoError(t, err, "ConvertSubnetToL1Tx")
 	convertHeight, _ := truth.LocatePTx(t, ctx, uri, 1, tx.ID())
+	vc := convertedValidations(t, ctx, uri, tx.ID())[c.NodeID]
 	harness.WaitWarpHeight(t, ctx, uri, x, convertHeight)
 
 	// A's bit: the canonical set sorts the validators by their
@@ -69,7 +70,6 @@ func TestWebhooksValidatorL1Removed(t *testing.T) {
 	if bytes.Compare(bls.PublicKeyToUncompressedBytes(c.Signer.PublicKey()), bls.PublicKeyToUncompressedBytes(a.Signer.PublicKey())) < 0 {
 		index = 1
 	}
-	vc := subnet.Append(1)
 	tx = harness.IssueWarpTx(t, ctx, uri, x, "SetL1ValidatorWeightTx (remove C)", func(attempt uint64) (*txs.Tx, error) {
 		msg, err := message.NewL1ValidatorWeight(vc, attempt, 0)
 		require.NoError(t, err)
