@@ -39,6 +39,8 @@ func PrimaryNetwork(ctx context.Context, client *nodeapi.Client, info netinfo.In
 		ChainOf: func(id ids.ID) (netinfo.Chain, bool) { c, ok := chainOf[id]; return c, ok },
 		IDOf:    info.ChainID,
 		Genesis: map[netinfo.Chain]*pdata.Block{},
+		// Webhook events write the reward owners' addresses.
+		HRP: info.HRP(),
 		// The burns need no more than the asset to count.
 		AVAXAssetID: info.AVAXAssetID,
 		// A C-chain back-fill re-derives the burns from the stored txs.

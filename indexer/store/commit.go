@@ -236,6 +236,9 @@ type blockTxn struct {
 	// hooks are the webhook events of the transaction's blocks
 	// (webhookevent.go).
 	hooks webhookEvents
+	// l1Notes are what the block being written did to L1 validators, for
+	// the validator webhooks (webhookl1.go).
+	l1Notes l1Notes
 }
 
 // previousBlock reads the stored record of the block before height, the

@@ -15,6 +15,7 @@ import (
 	safemath "github.com/ava-labs/avalanchego/utils/math"
 
 	"github.com/avadata/avadata/indexer/pdata"
+	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
 // The P writer tracks the L1 validator fee state as platformvm v1.14.2
@@ -162,6 +163,9 @@ func advanceL1Fees(txn *blockTxn, config fee.Config, seconds uint64) error {
 	if err := l1SeriesAdvance(txn, s.AccruedFees, accrued); err != nil {
 		return err
 	}
+	if err := noteL1Thresholds(txn, s.AccruedFees, accrued); err != nil {
+		return err
+	}
 	s.AccruedFees = accrued
 	if err := deactivateL1Below(txn, accrued, true); err != nil {
 		return err
@@ -213,6 +217,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 				return err
 			}
 			txn.burns.l1Refunded(old, s.AccruedFees)
+			noteL1Tx(txn, tx, webhookdata.SubL1ValidatorRemoved, &v, balanceLeft(old, s.AccruedFees))
 			if err := setL1End(txn, v.ValidationID, old, 0, s.AccruedFees); err != nil {
 				return err
 			}
@@ -235,6 +240,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			if err := setL1End(txn, v.ValidationID, old, end, 0); err != nil {
 				return err
 			}
+			noteL1Tx(txn, tx, webhookdata.SubL1ValidatorBalanceIncreased, &v, balanceLeft(end, s.AccruedFees))
 		}
 	case "DisableL1ValidatorTx":
 		for _, v := range tx.L1Validators {
@@ -244,6 +250,7 @@ func l1FeeTx(txn *blockTxn, tx *pdata.Tx) error {
 			}
 			// The balance left is refunded.
 			txn.burns.l1Refunded(old, s.AccruedFees)
+			noteL1Tx(txn, tx, webhookdata.SubL1ValidatorDisabled, &v, balanceLeft(old, s.AccruedFees))
 			if err := setL1End(txn, v.ValidationID, old, 0, s.AccruedFees); err != nil {
 				return err
 			}
@@ -345,6 +352,7 @@ func deactivateL1Below(txn *blockTxn, limit uint64, inclusive bool) error {
 			return err
 		}
 		end := beUint64(k[1:9])
+		noteL1Deactivated(txn, validationID, end, inclusive)
 		if err := setL1End(txn, validationID, end, 0, end); err != nil {
 			return fmt.Errorf("deactivating L1 validator %s: %w", validationID, err)
 		}

@@ -29,6 +29,10 @@ type PrimaryNetwork struct {
 	// L1Fees, with the P-chain genesis, lets the P writer track the L1
 	// validator fee state (l1fees.go); nil leaves it unknown.
 	L1Fees *L1FeeRules
+	// HRP is the bech32 prefix of the network's P/X addresses, which
+	// webhook events write addresses with ("" writes them with the
+	// fallback prefix).
+	HRP string
 	// AVAXAssetID lets the writers total the AVAX that txs burn (burns.go);
 	// ids.Empty leaves the burns unknown.
 	AVAXAssetID ids.ID

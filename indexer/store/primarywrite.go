@@ -88,8 +88,14 @@ func (w *PrimaryWriter) writeBlock(txn *blockTxn, b *pdata.Block) error {
 			}
 		}
 	}
+	if err := emitL1Events(txn, b, ts, l1AtAdvance, nil); err != nil {
+		return fmt.Errorf("P-chain block %d L1 validator events: %w", b.Number, err)
+	}
 	if err := writePrimaryBlock(txn, net, w.chain, b, ts); err != nil {
 		return err
+	}
+	if err := emitL1Events(txn, b, ts, l1AtEnd, nil); err != nil {
+		return fmt.Errorf("P-chain block %d L1 validator events: %w", b.Number, err)
 	}
 	if w.chain == netinfo.P {
 		if err := stakeBlockEnd(txn, b, ts); err != nil {
@@ -213,6 +219,9 @@ func writePrimaryBlock(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, 
 				return fmt.Errorf("tx %s: %w", tx.ID, err)
 			}
 			if err := writeL1Weights(txn, tx); err != nil {
+				return fmt.Errorf("tx %s: %w", tx.ID, err)
+			}
+			if err := emitL1Events(txn, b, ts, l1AtTx, tx); err != nil {
 				return fmt.Errorf("tx %s: %w", tx.ID, err)
 			}
 		}

@@ -69,7 +69,7 @@ func addStaker(txn *blockTxn, at txPlace, tx *pdata.Tx) error {
 			return err
 		}
 	}
-	return nil
+	return emitStakeEvents(txn, at, tx)
 }
 
 // putStaker writes s's row and its node index row (whose summary carries
@@ -125,6 +125,9 @@ func rewardStaker(txn *blockTxn, at txPlace, tx *pdata.Tx) error {
 		if err := txn.set(rewardNodePrefix(node).seq(at.time, u.ID), tx.RewardOf[:]); err != nil {
 			return err
 		}
+	}
+	if err := emitRewardEvents(txn, at, tx, &s, known); err != nil {
+		return err
 	}
 	if !known {
 		// A staking tx the index does not hold (it cannot happen when the

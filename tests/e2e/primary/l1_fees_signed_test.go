@@ -135,7 +135,7 @@ func nodeL1Fees(t *testing.T, ctx context.Context, uri string, vals []l1FeeValid
 		n.excess = uint64(feeState.Excess)
 		stable := true
 		for _, v := range vals {
-			got := nodeGetL1Validator(t, ctx, uri, v.id)
+			got := truth.GetL1Validator(t, ctx, uri, v.id)
 			n.balances[v.id] = uint64(got.Balance)
 			stable = stable && uint64(got.Height) == n.height
 		}

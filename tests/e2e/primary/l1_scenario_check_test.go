@@ -33,7 +33,7 @@ func TestPrimaryL1Scenario(t *testing.T) {
 	for _, tx := range s.txs {
 		t.Logf("%-20s %-28s %s height %d time %d validation %s refund %+v", tx.label, tx.txType, tx.id,
 			tx.height, tx.blockTime, tx.validationID, tx.refund)
-		parsed := nodeParsedPTx(t, ctx, uri, tx.id)
+		parsed := truth.ParsedPTx(t, ctx, uri, tx.id)
 		require.Equal(t, tx.txType, reflect.TypeOf(parsed.Unsigned).Elem().Name(), "%s: the tx's type", tx.label)
 		txTypes = append(txTypes, tx.txType)
 	}

@@ -9,17 +9,12 @@ import (
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
-	"github.com/ava-labs/avalanchego/utils/crypto/bls"
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
-	avajson "github.com/ava-labs/avalanchego/utils/json"
-	"github.com/ava-labs/avalanchego/utils/set"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp"
 	"github.com/ava-labs/avalanchego/vms/platformvm/warp/message"
-	"github.com/ava-labs/avalanchego/vms/platformvm/warp/payload"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary/common"
@@ -214,7 +209,7 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 
 	// L, the deactivation owner, disables it: the rest of its balance
 	// goes back to L.
-	s.first.balanceBeforeDisable = uint64(nodeGetL1Validator(t, ctx, env.URI(t), s.first.validationID).Balance)
+	s.first.balanceBeforeDisable = uint64(truth.GetL1Validator(t, ctx, env.URI(t), s.first.validationID).Balance)
 	tx, err = r.w.IssueDisableL1ValidatorTx(s.first.validationID, r.opts()...)
 	require.NoError(t, err, "DisableL1ValidatorTx")
 	disable := &l1Tx{label: "disable validator", txType: "DisableL1ValidatorTx", id: tx.ID(), validationID: s.first.validationID}
@@ -229,7 +224,7 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 	require.NotNil(t, disable.refund, "the disable's refund UTXO %s is not among L's UTXOs", refundID)
 
 	for _, v := range []*l1Validator{s.first} {
-		v.node = nodeGetL1Validator(t, ctx, env.URI(t), v.validationID)
+		v.node = truth.GetL1Validator(t, ctx, env.URI(t), v.validationID)
 	}
 	s.took = time.Since(start)
 	t.Logf("L1 scenario: %d txs in %v", len(s.txs), s.took.Round(time.Millisecond))
@@ -241,25 +236,14 @@ func runL1Scenario(t *testing.T) *l1Scenario {
 // validator, the only signer of a fresh L1 (bit 0 of its canonical set).
 func signL1Warp(t *testing.T, networkID uint32, s *l1Scenario, msgBytes []byte) []byte {
 	t.Helper()
-	call, err := payload.NewAddressedCall(s.managerAddress, msgBytes)
-	require.NoError(t, err)
-	unsigned, err := warp.NewUnsignedMessage(networkID, s.chainID, call.Bytes())
-	require.NoError(t, err)
-	sig, err := s.first.Signer.Sign(unsigned.Bytes())
-	require.NoError(t, err)
-	signed, err := warp.NewMessage(unsigned, &warp.BitSetSignature{
-		Signers:   set.NewBits(0).Bytes(),
-		Signature: [bls.SignatureLen]byte(bls.SignatureToBytes(sig)),
-	})
-	require.NoError(t, err)
-	return signed.Bytes()
+	return harness.SignL1Warp(t, networkID, s.chainID, s.managerAddress, s.first.Signer, 0, msgBytes)
 }
 
 // record locates an accepted tx and reads it back from the node.
 func (r *l1Run) record(tx *l1Tx) {
 	t := r.t
 	t.Helper()
-	h, bt := locatePTx(t, r.ctx, r.uri, r.fromHeight+1, tx.id)
+	h, bt := truth.LocatePTx(t, r.ctx, r.uri, r.fromHeight+1, tx.id)
 	tx.height, tx.blockTime = h, bt
 	tx.json = nodePTxJSON(t, r.ctx, r.uri, tx.id)
 	r.txs = append(r.txs, tx)
@@ -284,24 +268,4 @@ func (r *l1Run) convertFirst() {
 }
 
 // nodeL1Validator is platform.getL1Validator's reply.
-type nodeL1Validator struct {
-	SubnetID              ids.ID         `json:"subnetID"`
-	NodeID                ids.NodeID     `json:"nodeID"`
-	Weight                avajson.Uint64 `json:"weight"`
-	StartTime             avajson.Uint64 `json:"startTime"`
-	ValidationID          *ids.ID        `json:"validationID"`
-	PublicKey             string         `json:"publicKey"`
-	RemainingBalanceOwner *nodeOwner     `json:"remainingBalanceOwner"`
-	DeactivationOwner     *nodeOwner     `json:"deactivationOwner"`
-	MinNonce              avajson.Uint64 `json:"minNonce"`
-	Balance               avajson.Uint64 `json:"balance"`
-	Height                avajson.Uint64 `json:"height"`
-}
-
-func nodeGetL1Validator(t *testing.T, ctx context.Context, uri string, validationID ids.ID) nodeL1Validator {
-	t.Helper()
-	var reply nodeL1Validator
-	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getL1Validator",
-		map[string]any{"validationID": validationID}, &reply))
-	return reply
-}
+type nodeL1Validator = truth.L1Validator

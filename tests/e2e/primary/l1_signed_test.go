@@ -3,7 +3,6 @@ package primary
 import (
 	"context"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/ava-labs/avalanchego/utils/constants"
 	"github.com/ava-labs/avalanchego/utils/crypto/bls"
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
-	avajson "github.com/ava-labs/avalanchego/utils/json"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
 	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
@@ -91,29 +89,13 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 	r.convertFirst()
 
 	convertHeight := s.txs[len(s.txs)-1].height
-	waitWarpHeight(t, ctx, uri, x, convertHeight)
+	harness.WaitWarpHeight(t, ctx, uri, x, convertHeight)
 
-	// issueWarp issues a warp-authorized tx. A refusal for the warp
-	// message is retried a few times (the epoch's height is read off the
-	// last accepted block; the preferred one can still be a block behind).
-	// Each attempt must be a new tx, since the mempool answers a refused tx
-	// ID from its memory, and memos are gone since Durango: issue builds
-	// its message from the attempt number (a nonce, an expiry).
+	// issueWarp issues a warp-authorized tx, retried while the epoch's
+	// height lags (harness.IssueWarpTx).
 	issueWarp := func(what string, issue func(attempt uint64) (*txs.Tx, error)) *txs.Tx {
 		t.Helper()
-		for attempt := uint64(1); ; attempt++ {
-			tx, err := issue(attempt)
-			if err == nil {
-				t.Logf("%s: accepted on attempt %d", what, attempt)
-				return tx
-			}
-			if !strings.Contains(err.Error(), "failed verifying warp messages") || attempt == 10 {
-				require.NoError(t, err, "%s (attempt %d)", what, attempt)
-			}
-			t.Logf("%s: attempt %d refused at P height %d: %v", what, attempt, truth.Height(t, ctx, uri, "P"), err)
-			x.IssueP(t, ctx, 1)
-			time.Sleep(time.Second)
-		}
+		return harness.IssueWarpTx(t, ctx, uri, x, what, issue)
 	}
 
 	// Re-weight the first validator: 100 → 250, with the attempt's nonce.
@@ -161,7 +143,7 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 		return r.w.IssueRegisterL1ValidatorTx(thirdBalance, third.PoP.ProofOfPossession,
 			signL1Warp(t, networkID, s, msg.Bytes()), r.opts()...)
 	})
-	thirdHeight, _ := locatePTx(t, ctx, uri, registerHeight, tx.ID())
+	thirdHeight, _ := truth.LocatePTx(t, ctx, uri, registerHeight, tx.ID())
 	feeVals := []l1FeeValidation{
 		{id: s.first.validationID, balance: l1FirstBalance, height: convertHeight},
 		{id: second.validationID, balance: secondBalance, height: registerHeight},
@@ -174,13 +156,13 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 	require.Zero(t, ranOut.balances[third.validationID], "the third validator's balance 5 s on")
 	tx, err = r.w.IssueIncreaseL1ValidatorBalanceTx(third.validationID, thirdIncrease, r.opts()...)
 	require.NoError(t, err, "IncreaseL1ValidatorBalanceTx")
-	increaseHeight, _ := locatePTx(t, ctx, uri, registerHeight, tx.ID())
+	increaseHeight, _ := truth.LocatePTx(t, ctx, uri, registerHeight, tx.ID())
 	t.Logf("third validator %s: registered at P height %d, ran out by %d, reactivated at %d",
 		third.validationID, thirdHeight, ranOut.height, increaseHeight)
 	feeVals[2] = l1FeeValidation{id: third.validationID, balance: thirdIncrease, height: increaseHeight}
 
-	s.first.node = nodeGetL1Validator(t, ctx, uri, s.first.validationID)
-	second.node = nodeGetL1Validator(t, ctx, uri, second.validationID)
+	s.first.node = truth.GetL1Validator(t, ctx, uri, s.first.validationID)
+	second.node = truth.GetL1Validator(t, ctx, uri, second.validationID)
 	require.Equal(t, uint64(newWeight), uint64(s.first.node.Weight), "getL1Validator weight after the re-weight")
 	require.Equal(t, weightNonce+1, uint64(s.first.node.MinNonce), "getL1Validator minNonce after the re-weight")
 	require.Equal(t, uint64(secondWeight), uint64(second.node.Weight), "second validator's weight")
@@ -208,29 +190,4 @@ func TestPrimaryL1WarpTxsSigned(t *testing.T) {
 	}
 	checkL1FeesSigned(t, ctx, sn, []l1FeeNode{registered, ranOut, nodeL1Fees(t, ctx, uri, feeVals)})
 	checkL1ValidatorsSigned(t, ctx, sn, r, issueWarp, second, third)
-}
-
-// waitWarpHeight waits until the P-chain's current ACP-181 epoch starts at
-// or above height, so that warp messages are verified against the
-// validator sets from there on. Epochs end only with blocks, so it issues
-// a filler P tx each round.
-func waitWarpHeight(t *testing.T, ctx context.Context, uri string, x *harness.TxIssuer, height uint64) {
-	t.Helper()
-	began := time.Now()
-	deadline := began.Add(3 * time.Minute)
-	for {
-		var epoch struct {
-			Number       avajson.Uint64 `json:"number"`
-			PChainHeight avajson.Uint64 `json:"pChainHeight"`
-		}
-		require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P/proposervm", "proposervm.getCurrentEpoch", struct{}{}, &epoch))
-		if uint64(epoch.PChainHeight) >= height {
-			t.Logf("epoch %d verifies warp at P height %d >= %d after %s", epoch.Number, epoch.PChainHeight, height,
-				time.Since(began).Round(time.Millisecond))
-			return
-		}
-		require.True(t, time.Now().Before(deadline), "the P-chain epoch stays at height %d < %d", epoch.PChainHeight, height)
-		x.IssueP(t, ctx, 1)
-		time.Sleep(time.Second)
-	}
 }

@@ -179,8 +179,8 @@ func (f *sdkFixtures) txAndUTXOChecks(t *testing.T) []sdkCheck {
 		out = append(out,
 			call("P: tx "+s.label, "dataPrimaryNetworkTransactionsGet", on("P", sdkReq{"txHash": s.id.String()})).
 				Checked(fieldIs("txHash", s.id.String())),
-			call("P: reward tx of "+s.label, "dataPrimaryNetworkTransactionsGet", on("P", sdkReq{"txHash": s.reward.id.String()})).
-				Checked(fieldIs("txHash", s.reward.id.String())))
+			call("P: reward tx of "+s.label, "dataPrimaryNetworkTransactionsGet", on("P", sdkReq{"txHash": s.reward.ID.String()})).
+				Checked(fieldIs("txHash", s.reward.ID.String())))
 	}
 	for _, tx := range l1.txs {
 		if tx.id != ids.Empty { // the refused re-weight has none

@@ -224,7 +224,7 @@ func (s *stakingScenario) checkRewards(t *testing.T, want map[string]expectedRew
 		st, u := w.st, w.u
 		label := what + ": " + st.label + " " + g.UTXOID
 		require.Equal(t, st.id.String(), g.TxHash, "%s: txHash", label)
-		require.Equal(t, st.reward.id.String(), g.RewardTxHash, "%s: rewardTxHash", label)
+		require.Equal(t, st.reward.ID.String(), g.RewardTxHash, "%s: rewardTxHash", label)
 		require.Equal(t, s.rewardType(st, u), g.RewardType, "%s: rewardType", label)
 		harness.RequireUintString(t, st.weight, g.AmountStaked, label+": amountStaked")
 		checkStakerTimes(t, st, g.NodeID, g.StartTimestamp, g.EndTimestamp, label)

@@ -33,7 +33,7 @@ func TestPrimaryStakingScenario(t *testing.T) {
 	for _, st := range s.stakers() {
 		t.Logf("%-22s %s node %s weight %d start %d end %d potential %d; reward tx %s at %d (height %d, committed %v)",
 			st.label, st.id, st.nodeID, st.weight, st.start, st.end, st.potentialReward,
-			st.reward.id, st.reward.blockTime, st.reward.height, st.reward.committed)
+			st.reward.ID, st.reward.BlockTime, st.reward.Height, st.reward.Committed)
 		s.checkStakerTx(t, st)
 	}
 

@@ -71,7 +71,7 @@ type stakerTx struct {
 	// rewardUTXOs is platform.getRewardUTXOs after it ended; reward its
 	// RewardValidatorTx.
 	rewardUTXOs []truth.UTXO
-	reward      rewardTxOf
+	reward      truth.RewardTx
 }
 
 // outsAndStake returns the tx's outputs and stake outputs.
@@ -263,8 +263,8 @@ func (r *stakingRun) stake(w walletP, label, role, rewardTo string, nodeID ids.N
 	require.NoError(t, err, "%s: %s", label, txType)
 	st := &stakerTx{label: label, txType: txType, id: tx.ID(), nodeID: nodeID, weight: weight,
 		staker: r.addrs[role], rewardTo: r.addrs[rewardTo], end: uint64(end.Unix())}
-	st.tx = nodeParsedPTx(t, r.ctx, env.URI(r.t), st.id)
-	h, bt := locatePTx(t, r.ctx, env.URI(r.t), r.fromHeight+1, st.id)
+	st.tx = truth.ParsedPTx(t, r.ctx, env.URI(r.t), st.id)
+	h, bt := truth.LocatePTx(t, r.ctx, env.URI(r.t), r.fromHeight+1, st.id)
 	st.height, st.blockTime = int64(h), bt
 	waitPastSecond(r.ctx, t, bt)
 	return st
@@ -344,7 +344,7 @@ func (r *stakingRun) waitRewarded(t0 time.Time) {
 	wait := time.Until(t0.Add(validatorPeriod))
 	t.Logf("staking: every staker active; waiting %v for the validator's end", wait.Round(time.Second))
 	for {
-		rewards := nodeRewardTxs(t, r.ctx, env.URI(r.t), r.fromHeight+1)
+		rewards := truth.RewardTxs(t, r.ctx, env.URI(r.t), r.fromHeight+1)
 		done := true
 		for _, st := range s.stakers() {
 			if _, ok := rewards[st.id]; !ok {
@@ -354,7 +354,7 @@ func (r *stakingRun) waitRewarded(t0 time.Time) {
 		if done {
 			for _, st := range s.stakers() {
 				st.reward = rewards[st.id]
-				st.rewardUTXOs = nodeRewardUTXOs(t, r.ctx, env.URI(r.t), st.id)
+				st.rewardUTXOs = truth.RewardUTXOs(t, r.ctx, env.URI(r.t), st.id)
 			}
 			return
 		}

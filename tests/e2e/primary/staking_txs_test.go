@@ -34,11 +34,11 @@ func TestPrimaryStakingRewardTxs(t *testing.T) {
 		require.Equal(t, st.txType, stakeTx.TxType, st.label)
 		require.Equal(t, st.blockTime, stakeTx.Time(t), "%s: staking tx time", st.label)
 
-		rtx, ok := byHash[st.reward.id.String()]
-		require.True(t, ok, "%s: reward tx %s not in its staker's list %v", st.label, st.reward.id, txHashes(got))
+		rtx, ok := byHash[st.reward.ID.String()]
+		require.True(t, ok, "%s: reward tx %s not in its staker's list %v", st.label, st.reward.ID, txHashes(got))
 		what := st.label + " reward tx"
 		require.Equal(t, "RewardValidatorTx", rtx.TxType, what)
-		require.Equal(t, st.reward.blockTime, rtx.Time(t), "%s: blockTimestamp", what)
+		require.Equal(t, st.reward.BlockTime, rtx.Time(t), "%s: blockTimestamp", what)
 		require.Empty(t, rtx.ConsumedUTXOs, "%s: consumedUtxos", what)
 		// Every reward UTXO is emitted; anything else emitted is the stake
 		// coming back (the stake UTXOs reappear at the reward tx, whether
@@ -70,8 +70,8 @@ func TestPrimaryStakingRewardTxs(t *testing.T) {
 	// tx; the validator tx names it as an owner (no UTXO), so it may be
 	// listed too.
 	got := txHashes(listPrimaryTxs(t, ctx, "P", url.Values{"addresses": {s.pAddr(t, "F")}}))
-	require.Contains(t, got, s.validator.reward.id.String(), "F's P txs")
-	require.Subset(t, []string{s.validator.reward.id.String(), s.validator.id.String()}, got, "F's P txs")
+	require.Contains(t, got, s.validator.reward.ID.String(), "F's P txs")
+	require.Subset(t, []string{s.validator.reward.ID.String(), s.validator.id.String()}, got, "F's P txs")
 }
 
 // pBalanceOf returns the AVAX amount of each category of a P balances

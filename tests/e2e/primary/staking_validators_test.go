@@ -29,7 +29,7 @@ func stakingFixture(t *testing.T) (*stakingScenario, context.Context) {
 	var last uint64
 	for _, st := range s.stakers() {
 		// The reward tx's option block (commit) follows the proposal.
-		last = max(last, st.reward.height+1)
+		last = max(last, st.reward.Height+1)
 	}
 	waitCtx, waitCancel := context.WithTimeout(ctx, primaryIndexTimeout)
 	defer waitCancel()
@@ -107,7 +107,7 @@ func (s *stakingScenario) delegators() []*stakerTx { return []*stakerTx{s.d1, s.
 func TestPrimaryStakingScenarioGroundTruth(t *testing.T) {
 	s := stakingScenarioFixture(t)
 	for _, st := range s.stakers() {
-		require.True(t, st.reward.committed, "%s: reward tx aborted", st.label)
+		require.True(t, st.reward.Committed, "%s: reward tx aborted", st.label)
 		require.NotZero(t, st.potentialReward, "%s: potential reward", st.label)
 	}
 	require.Len(t, s.validator.rewardUTXOs, 2, "validator: validation reward and delegation fee")
@@ -175,7 +175,7 @@ func TestPrimaryStakingValidatorCompleted(t *testing.T) {
 		harness.RequireUintString(t, s.validator.rewardOf(t, s.addrs["S"]).Amount, v.Rewards.ValidationRewardAmount, what+": validationRewardAmount")
 		harness.RequireUintString(t, s.validator.rewardOf(t, s.addrs["F"]).Amount, v.Rewards.DelegationRewardAmount, what+": delegationRewardAmount")
 		require.Equal(t, []ids.ShortID{s.addrs["S"]}, shortIDsOf(t, v.Rewards.RewardAddresses), "%s: rewardAddresses", what)
-		require.Equal(t, s.validator.reward.id.String(), v.Rewards.RewardTxHash, "%s: rewardTxHash", what)
+		require.Equal(t, s.validator.reward.ID.String(), v.Rewards.RewardTxHash, "%s: rewardTxHash", what)
 	}
 	for _, status := range []string{"active", "pending", "removed"} {
 		var page struct {

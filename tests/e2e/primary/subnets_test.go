@@ -210,7 +210,7 @@ func checkBlockchains(t *testing.T, ctx context.Context, chains []apiBlockchain,
 		}
 		id, err := ids.FromString(b.BlockchainID)
 		require.NoError(t, err)
-		h, blockTime := locatePTx(t, ctx, uri, height, id)
+		h, blockTime := truth.LocatePTx(t, ctx, uri, height, id)
 		require.Equal(t, height, h, "%s: the block of its CreateChainTx", b.BlockchainID)
 		require.Equal(t, blockTime, b.CreateBlockTimestamp, b.BlockchainID)
 	}
@@ -274,7 +274,7 @@ func checkSubnet(t *testing.T, ctx context.Context, s apiSubnet, chains []apiBlo
 	}
 	height, err := strconv.ParseUint(s.CreateBlockIndex, 10, 64)
 	require.NoError(t, err)
-	h, blockTime := locatePTx(t, ctx, uri, height, id)
+	h, blockTime := truth.LocatePTx(t, ctx, uri, height, id)
 	require.Equal(t, height, h, "%s: the block of its CreateSubnetTx", s.SubnetID)
 	require.Equal(t, blockTime, s.CreateBlockTimestamp, s.SubnetID)
 }

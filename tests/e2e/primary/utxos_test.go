@@ -485,7 +485,7 @@ func TestPrimaryUtxosStaking(t *testing.T) {
 			i := slices.IndexFunc(owned, func(u listedUTXO) bool { return u.UTXOID == r.ID.String() })
 			require.GreaterOrEqual(t, i, 0, "%s: reward %s listed", st.label, r.ID)
 			u := owned[i]
-			require.Equal(t, st.reward.id.String(), u.TxHash, "%s: reward %s made by the RewardValidatorTx", st.label, r.ID)
+			require.Equal(t, st.reward.ID.String(), u.TxHash, "%s: reward %s made by the RewardValidatorTx", st.label, r.ID)
 			require.Contains(t, []string{"VALIDATOR", "DELEGATOR", "VALIDATOR_FEE"}, u.RewardType, "%s: reward %s", st.label, r.ID)
 			require.Equal(t, r.Amount, u.amount(t))
 		}

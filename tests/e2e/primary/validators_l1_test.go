@@ -169,7 +169,7 @@ func TestPrimaryL1ValidatorsListed(t *testing.T) {
 	harness.WaitIndexed(t, ctx, env.Base(t), map[string]uint64{"P": head})
 
 	first := s.first
-	node := nodeGetL1Validator(t, ctx, uri, first.validationID)
+	node := truth.GetL1Validator(t, ctx, uri, first.validationID)
 	require.Zero(t, uint64(node.Balance), "the scenario disabled it")
 	subnet := url.Values{"subnetId": {s.subnetID.String()}}
 	all := cloneValues(subnet)
@@ -238,7 +238,7 @@ func checkL1ValidatorsSigned(t *testing.T, ctx context.Context, sn *harness.TwoN
 		cancel()
 		nodes := map[ids.ID]nodeL1Validator{}
 		for _, v := range []*l1Validator{s.first, second} {
-			nodes[v.validationID] = nodeGetL1Validator(t, ctx, sn.URI, v.validationID)
+			nodes[v.validationID] = truth.GetL1Validator(t, ctx, sn.URI, v.validationID)
 		}
 		var removed struct{}
 		err := truth.Call(ctx, sn.URI+"/ext/bc/P", "platform.getL1Validator",

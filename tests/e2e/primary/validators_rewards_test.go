@@ -97,7 +97,7 @@ func TestPrimaryPendingRewardsAndNetworkDetails(t *testing.T) {
 		End: uint64(time.Now().Add(delegationPeriod).Unix()), Wght: 25 * units.Avax}, Subnet: constants.PrimaryNetworkID},
 		avaxID, owner, opts...)
 	require.NoError(t, err, "K's delegation")
-	height, _ := locatePTx(t, ctx, uri, from+1, tx.ID())
+	height, _ := truth.LocatePTx(t, ctx, uri, from+1, tx.ID())
 	waitCtx, waitCancel := context.WithTimeout(ctx, primaryIndexTimeout)
 	harness.WaitIndexed(t, waitCtx, env.Base(t), map[string]uint64{"P": height})
 	waitCancel()
