@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"github.com/ava-labs/libevm/common"
@@ -75,21 +76,12 @@ func watchersOf(cw *webhookdata.ChainWatches, height uint64, tx *evmdata.Tx, out
 	var parties [fewParties]common.Address
 	for _, a := range involvedAddresses(tx, parties[:0]) {
 		for _, h := range cw.EVMAddresses[a] {
-			if height >= h.FromHeight && !containsHook(out, h) {
+			if height >= h.FromHeight && !slices.Contains(out, h) {
 				out = append(out, h)
 			}
 		}
 	}
 	return out
-}
-
-func containsHook(hooks []*webhookdata.Webhook, h *webhookdata.Webhook) bool {
-	for _, o := range hooks {
-		if o == h {
-			return true
-		}
-	}
-	return false
 }
 
 // hasEventSignature reports whether tx has a log whose first topic is one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -191,7 +192,7 @@ func emitL1Note(txn *blockTxn, cw *webhookdata.ChainWatches, at txPlace, n *l1No
 	}
 	hooks := validatorHooks(cw, node, subnet, n.sub)
 	if n.hook != nil {
-		if !containsHook(hooks, n.hook) {
+		if !slices.Contains(hooks, n.hook) {
 			return nil
 		}
 		hooks = []*webhookdata.Webhook{n.hook}
@@ -218,15 +219,6 @@ func emitL1Note(txn *blockTxn, cw *webhookdata.ChainWatches, at txPlace, n *l1No
 		}
 	}
 	return nil
-}
-
-func containsHook(hooks []*webhookdata.Webhook, h *webhookdata.Webhook) bool {
-	for _, x := range hooks {
-		if x == h {
-			return true
-		}
-	}
-	return false
 }
 
 // l1ValidationOf reads the node and subnet the index recorded for a
