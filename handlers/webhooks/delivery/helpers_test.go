@@ -76,7 +76,12 @@ func runRunner(t *testing.T, st Store, cfg Config) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		New(st, cfg, logging.NoLog{}).Run(ctx)
+		r, err := New(st, cfg, logging.NoLog{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		r.Run(ctx)
 	}()
 	var once sync.Once
 	stop = func() {
