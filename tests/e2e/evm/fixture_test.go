@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net/http"
 	"runtime"
 	"strings"
 	"sync"
@@ -172,29 +171,7 @@ func buildEVMFixtures(t *testing.T) []*evmFixture {
 // has indexed height.
 func waitEVMIndexed(t *testing.T, ctx context.Context, blockchainID string, height uint64) {
 	t.Helper()
-	var last []byte
-	for {
-		r := harness.GetWithRetryAfter(t, ctx, env.Base(t)+"/v1/status")
-		require.Equal(t, http.StatusOK, r.Status, "status: %s", r.Body)
-		last = r.Body
-		var body struct {
-			Chains []struct {
-				BlockchainID  string `json:"blockchainId"`
-				IndexedHeight uint64 `json:"indexedHeight"`
-			} `json:"chains"`
-		}
-		r.Decode(t, &body)
-		for _, c := range body.Chains {
-			if c.BlockchainID == blockchainID && c.IndexedHeight >= height {
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("avadata did not index block %d of %s: status %s", height, blockchainID, last)
-		case <-time.After(200 * time.Millisecond): // a fifth of the rate limit
-		}
-	}
+	harness.WaitEVMIndexed(t, ctx, env.Base(t), blockchainID, height)
 }
 
 // activity is the state of making one chain's activity.
