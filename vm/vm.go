@@ -51,6 +51,7 @@ type VM struct {
 	sigagg    *aggregator.Aggregator // nil when the config turns it off
 	exports   *exportjob.Runner
 	metrics   *follower.Metrics
+	registry  prometheus.Registerer // avadata's metrics, registered with the node
 	handler   *serve.Handler
 	gate      requestGate
 	startedAt time.Time
@@ -101,7 +102,7 @@ func (vm *VM) Initialize(
 	vm.goRecovered("indexer", func() { vm.runIndexer(ctx) })
 	vm.goRecovered("store-gc", func() { vm.store.RunGC(ctx, gcInterval) })
 	vm.goRecovered("exports", func() { vm.exports.Run(ctx) })
-	vm.goRecovered("webhooks", func() { vm.newWebhookDelivery().Run(ctx) })
+	vm.goRecovered("webhooks", func() { vm.runWebhookDelivery(ctx) })
 	if vm.sigagg != nil {
 		vm.goRecovered("sigagg", func() { vm.runAggregator(ctx) })
 	}
@@ -143,6 +144,7 @@ func (vm *VM) initHTTP() error {
 	if err := vm.snowCtx.Metrics.Register("avadata", reg); err != nil {
 		return fmt.Errorf("registering metrics: %w", err)
 	}
+	vm.registry = reg
 	m, err := follower.NewMetrics(reg)
 	if err != nil {
 		return fmt.Errorf("creating follower metrics: %w", err)

@@ -1,15 +1,18 @@
 package vm
 
 import (
+	"context"
 	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/handlers/webhooks/delivery"
 )
 
-// newWebhookDelivery builds the runner that sends the webhooks' outbox;
-// Initialize starts it under vm.ctx, so Shutdown cuts off the deliveries
-// in flight and what is left is sent after the next start.
-func (vm *VM) newWebhookDelivery() *delivery.Runner {
+// runWebhookDelivery sends the webhooks' outbox until ctx ends (Shutdown
+// cuts off the deliveries in flight; what is left is sent after the next
+// start).
+func (vm *VM) runWebhookDelivery(ctx context.Context) {
 	c := vm.config.Webhooks
 	cfg := delivery.Config{
 		AllowPrivateTargets: c.AllowPrivateTargets,
@@ -18,6 +21,17 @@ func (vm *VM) newWebhookDelivery() *delivery.Runner {
 		ResponseTimeout:     time.Duration(c.ResponseTimeout),
 		Concurrency:         c.Concurrency,
 		UserAgent:           "avadata/" + Version + " (webhooks)",
+		Metrics:             vm.registry,
 	}
-	return delivery.New(vm.store, cfg, vm.log)
+	runner, err := delivery.New(vm.store, cfg, vm.log)
+	if err != nil {
+		// Deliveries matter more than their metrics.
+		vm.log.Warn("delivering webhooks without metrics", zap.Error(err))
+		cfg.Metrics = nil
+		if runner, err = delivery.New(vm.store, cfg, vm.log); err != nil {
+			vm.log.Error("not delivering webhooks", zap.Error(err))
+			return
+		}
+	}
+	runner.Run(ctx)
 }

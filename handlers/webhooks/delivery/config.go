@@ -1,6 +1,10 @@
 package delivery
 
-import "time"
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // Config shapes the deliveries; zero values take the defaults (README.md
 // lists the ones an operator sets).
@@ -26,6 +30,8 @@ type Config struct {
 	Concurrency int
 	// UserAgent is the User-Agent of every delivery.
 	UserAgent string
+	// Metrics is where the delivery metrics are registered (nil: nowhere).
+	Metrics prometheus.Registerer
 
 	// The bounds below are not operator settings; tests shorten them.
 

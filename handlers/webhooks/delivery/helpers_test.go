@@ -76,7 +76,12 @@ func runRunner(t *testing.T, st Store, cfg Config) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		New(st, cfg, logging.NoLog{}).Run(ctx)
+		r, err := New(st, cfg, logging.NoLog{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		r.Run(ctx)
 	}()
 	var once sync.Once
 	stop = func() {
@@ -182,4 +187,16 @@ func seq(from, to int) []int {
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	require.Eventually(t, cond, 20*time.Second, 5*time.Millisecond, what)
+}
+
+// waitInactive waits until h is inactive and returns its record.
+func waitInactive(t *testing.T, st *store.Store, h webhookdata.Webhook) webhookdata.Webhook {
+	t.Helper()
+	var rec webhookdata.Webhook
+	eventually(t, "the webhook made inactive", func() bool {
+		w, _, err := st.Webhook(context.Background(), h.ID)
+		rec = w
+		return err == nil && w.Status == webhookdata.Inactive
+	})
+	return rec
 }

@@ -15,6 +15,7 @@ package delivery
 
 import (
 	"context"
+	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -49,10 +50,11 @@ const restartDelay = time.Second
 // Runner runs one worker per active webhook. Create it with New, run it
 // with Run.
 type Runner struct {
-	store  Store
-	sender *sender
-	cfg    Config
-	log    logging.Logger
+	store   Store
+	sender  *sender
+	cfg     Config
+	log     logging.Logger
+	metrics *metrics
 	// slots bounds the deliveries in flight over every webhook.
 	slots chan struct{}
 	// rescan asks Run to read the webhook records again (coalesced).
@@ -63,11 +65,15 @@ type Runner struct {
 }
 
 // New returns a runner that delivers st's outbox.
-func New(st Store, cfg Config, log logging.Logger) *Runner {
+func New(st Store, cfg Config, log logging.Logger) (*Runner, error) {
 	cfg = cfg.withDefaults()
-	return &Runner{store: st, sender: newSender(cfg), cfg: cfg, log: log,
+	m, err := newMetrics(cfg.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("registering the webhook delivery metrics: %w", err)
+	}
+	return &Runner{store: st, sender: newSender(cfg), cfg: cfg, log: log, metrics: m,
 		slots: make(chan struct{}, cfg.Concurrency), rescan: make(chan struct{}, 1),
-		workers: map[webhookdata.ID]*worker{}}
+		workers: map[webhookdata.ID]*worker{}}, nil
 }
 
 // Run delivers until ctx ends, then waits for the workers to stop (every

@@ -126,8 +126,12 @@ func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 		if !w.r.acquire(ctx) {
 			return ctx.Err()
 		}
+		began := time.Now()
 		err = w.r.sender.send(ctx, h.URL, secret, e.Body)
 		w.r.release()
+		if ctx.Err() == nil { // an attempt cut off by shutdown says nothing of the receiver
+			w.r.metrics.attempt(began, err)
+		}
 		if err == nil {
 			w.recovered()
 			// The receiver has it: removing it is quick and local, and is
@@ -196,6 +200,7 @@ func (w *worker) failed(ctx context.Context, h *webhookdata.Webhook, e store.Out
 		w.failingSince = now
 		return false
 	}
+	w.r.metrics.deactivated.Inc()
 	w.r.log.Warn("webhook made inactive: its deliveries failed for longer than the maximum age",
 		zap.Stringer("webhook", w.id), zap.Time("failingSince", w.failingSince), zap.Error(cause))
 	return true
