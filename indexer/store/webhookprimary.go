@@ -27,11 +27,19 @@ import (
 //
 // The change is worked out from the tx and the rows of the UTXOs it spends
 // as they stand before the tx is written, so it is the tx's own effect,
-// the same every time the block is written. No row is read that another
-// chain's writer could rewrite: a UTXO row is rewritten only by the chain
-// holding it, and consumeUTXO reads the same rows anyway; an export into
-// this chain's atomic memory adds new rows, which Badger does not count as
-// read (it tracks the keys a transaction read, not ranges).
+// the same every time the block is written; a spent UTXO the index has not
+// met yet (an import whose export another chain's follower has still to
+// write) counts with the input's asset and amount, from atomic memory, for
+// its signers, which is what its row would say of an ordinary export.
+//
+// The reads add no conflicts with the other chains' writers. The spent
+// UTXOs' rows are the ones consumeUTXO reads anyway. A threshold reads the
+// address's balance rows on the chain (only for a watched address whose
+// balance of the filter's type the tx moves); those rows are rewritten only
+// by the chain's own writer (which holds the chain's lock), and another
+// chain writes one only when it exports a new UTXO into the chain's atomic
+// memory: a new key, and Badger checks the keys a transaction read, not
+// the ranges it scanned.
 
 // assetCategory is one balance of an address: an asset in a category.
 type assetCategory struct {
@@ -201,25 +209,25 @@ func balanceChanges(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, m m
 		return int(a.category) - int(b.category)
 	})
 	var out []webhookdata.AssetBalanceChange
-	var net0 *big.Int
+	var sum *big.Int
 	for _, k := range keys {
 		if len(out) == 0 || out[len(out)-1].AssetID != k.asset.String() {
 			if len(out) > 0 {
-				out[len(out)-1].Amount = net0.String()
+				out[len(out)-1].Amount = sum.String()
 			}
 			c := webhookdata.AssetBalanceChange{AssetID: k.asset.String()}
 			if err := describeAsset(txn, net, k.asset, &c); err != nil {
 				return nil, err
 			}
-			out, net0 = append(out, c), new(big.Int)
+			out, sum = append(out, c), new(big.Int)
 		}
 		last := &out[len(out)-1]
 		last.BalanceTypes = append(last.BalanceTypes, webhookdata.BalanceTypeChange{
 			BalanceType: webhookdata.BalanceTypeName(chain, int(k.category)), Amount: m[k].String()})
-		net0.Add(net0, m[k])
+		sum.Add(sum, m[k])
 	}
 	if len(out) > 0 {
-		out[len(out)-1].Amount = net0.String()
+		out[len(out)-1].Amount = sum.String()
 	}
 	return out, nil
 }
