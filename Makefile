@@ -203,6 +203,8 @@ test-sdk: build
 # validators take the P-chain about six minutes).
 # The signature aggregation one starts a 5-validator network and times the
 # quorum for fresh and cached messages, one client and 16.
+# The webhooks one times, per EVM transaction, its block's acceptance to its
+# address_activity delivery at a receiver on loopback.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
 	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/evm/
@@ -211,6 +213,7 @@ bench: build
 	$(GO) test -count=1 -run '^$$' -bench 'HTTPRoutes' -benchtime 1x -timeout 30m ./tests/e2e/evm/
 	$(GO) test -count=1 -run '^$$' -bench 'PrimaryHTTPRoutes' -benchtime 1x -timeout 40m ./tests/e2e/primary/
 	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/sigagg/
+	$(GO) test -count=1 -run '^$$' -bench 'WebhooksLatency' -benchtime 100x -timeout 30m ./tests/e2e/webhooks/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;
 # rebuild them after changing tests/contracts/src. Needs node and npm; not

@@ -7,6 +7,7 @@ import (
 	"github.com/avadata/avadata/handlers/operations"
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/sigagg"
+	"github.com/avadata/avadata/handlers/webhooks"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -41,6 +42,9 @@ type Backend struct {
 	// Exports runs transaction exports; nil answers the operations as not
 	// served yet.
 	Exports operations.Exports
+	// Webhooks keeps the webhooks; nil answers their operations as not
+	// served yet.
+	Webhooks webhooks.Backend
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/avadata/avadata/handlers/evm"
 	"github.com/avadata/avadata/handlers/serve"
+	"github.com/avadata/avadata/handlers/webhooks"
 )
 
 // Config tunes the HTTP layer: the request path every operation shares, and
@@ -13,4 +14,6 @@ type Config struct {
 	serve.Config
 	// EVM tunes the EVM operations.
 	EVM evm.Config
+	// Webhooks tunes the webhook operations.
+	Webhooks webhooks.Config
 }

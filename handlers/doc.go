@@ -117,6 +117,16 @@
 //	postTransactionExportJob                     POST  /v1/operations/transactions:export                                          operations/post_transaction_export_job.go
 //	getOperationResult                           GET   /v1/operations/{operationId}                                                operations/get_operation_result.go
 //	downloadOperationResult                      GET   /v1/operations/{operationId}/download                                       operations/download_operation_result.go
+//	createWebhook                                POST  /v1/webhooks                                                                webhooks/create_webhook.go
+//	listWebhooks                                 GET   /v1/webhooks                                                                webhooks/list_webhooks.go
+//	getWebhook                                   GET   /v1/webhooks/{id}                                                           webhooks/get_webhook.go
+//	updateWebhook                                PATCH /v1/webhooks/{id}                                                           webhooks/update_webhook.go
+//	deactivateWebhook                            DELETE /v1/webhooks/{id}                                                           webhooks/deactivate_webhook.go
+//	generateOrRotateSharedSecret                 POST  /v1/webhooks:generateOrRotateSharedSecret                                   webhooks/generate_or_rotate_shared_secret.go
+//	getSharedSecret                              GET   /v1/webhooks:getSharedSecret                                                webhooks/get_shared_secret.go
+//	getAddressesFromWebhook                      GET   /v1/webhooks/{id}/addresses                                                 webhooks/get_addresses_from_webhook.go
+//	addAddressesToWebhook                        PATCH /v1/webhooks/{id}/addresses                                                 webhooks/add_addresses_to_webhook.go
+//	removeAddressesFromWebhook                   DELETE /v1/webhooks/{id}/addresses                                                 webhooks/remove_addresses_from_webhook.go
 //
 // One file per operation holds its request type, its parse function (path
 // parameters first, then query parameters, then the body) and its serve

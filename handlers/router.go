@@ -15,6 +15,7 @@ import (
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/handlers/sigagg"
+	"github.com/avadata/avadata/handlers/webhooks"
 )
 
 // server holds what the endpoint handlers share. It is built once by New and
@@ -103,5 +104,6 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	routes = append(routes, evm.Routes(s.Core, s.cfg.EVM, b.EVM, b.EVMState)...)
 	routes = append(routes, primary.Routes(s.Core, b.Primary, b.Staking, b.Platform, b.Vertices)...)
 	routes = append(routes, operations.Routes(s.Core, b.Exports)...)
+	routes = append(routes, webhooks.Routes(s.Core, s.cfg.Webhooks, b.Webhooks)...)
 	return routes, nil
 }

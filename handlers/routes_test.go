@@ -98,7 +98,7 @@ func TestIndexListsDataRoutes(t *testing.T) {
 	for _, e := range body.Endpoints {
 		paths[e.Method+" "+e.Path] = e.Summary
 	}
-	require.Len(t, paths, 5+17+4+8+6+2+6+3+3+3+4+3+1+5+4+1+5+4+2) // blocks and latest txs, typed histories, health checks, NFTs/deployments/address chains, token balances, exports, primary blocks and vertex by ID, subnets and blockchains, tx by hash and assets, AVAX supply, UTXOs and address activity, validators; getEvmChainMetrics; metrics chains, rolling windows and health checks; L1 validator fee metrics; staking metrics and validators:getAddresses
+	require.Len(t, paths, 5+17+4+8+6+2+6+3+3+3+4+3+1+5+4+1+5+4+2+10) // blocks and latest txs, typed histories, health checks, NFTs/deployments/address chains, token balances, exports, primary blocks and vertex by ID, subnets and blockchains, tx by hash and assets, AVAX supply, UTXOs and address activity, validators; getEvmChainMetrics; metrics chains, rolling windows and health checks; L1 validator fee metrics; staking metrics and validators:getAddresses; webhooks
 	require.NotContains(t, paths["GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}"], "not served yet")
 	require.NotContains(t, paths["POST /v1/signatureAggregator/{network}/aggregateSignatures"], "not served yet")
 	require.NotContains(t, paths["GET /metrics/v2/chains/{chainId}/contracts/{address}/nfts:listHolders"], "not served yet")

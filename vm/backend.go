@@ -38,6 +38,7 @@ var (
 func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	cfg := handlers.Config{Config: serve.Config{APIKeys: vm.config.acceptedAPIKeys(), Version: Version}}
 	vm.config.httpLimits(&cfg.Config)
+	cfg.Webhooks = vm.config.webhooksAPIConfig()
 	if vm.config.ContractMetadataFile != "" {
 		curated, err := evm.LoadCuratedContracts(vm.config.ContractMetadataFile)
 		if err != nil {
@@ -67,6 +68,7 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	if vm.exports != nil {
 		backend.Exports = vm.exports
 	}
+	backend.Webhooks = webhookAPI{Store: vm.store, vm: vm}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 

@@ -101,6 +101,7 @@ func (vm *VM) Initialize(
 	vm.goRecovered("indexer", func() { vm.runIndexer(ctx) })
 	vm.goRecovered("store-gc", func() { vm.store.RunGC(ctx, gcInterval) })
 	vm.goRecovered("exports", func() { vm.exports.Run(ctx) })
+	vm.goRecovered("webhooks", func() { vm.newWebhookDelivery().Run(ctx) })
 	if vm.sigagg != nil {
 		vm.goRecovered("sigagg", func() { vm.runAggregator(ctx) })
 	}

@@ -29,10 +29,24 @@ func ReadJSONObject(r *http.Request, limit int64, allowed []string) (map[string]
 	if trimmed[0] != '{' {
 		return nil, BadRequest("malformed JSON body: must be a JSON object")
 	}
+	return DecodeJSONObject(trimmed, "the JSON body", allowed)
+}
+
+// DecodeJSONObject reads data, the value of where (the body, or a member
+// such as "metadata"), as a single JSON object and returns its members,
+// with the rules of ReadJSONObject.
+func DecodeJSONObject(data []byte, where string, allowed []string) (map[string]json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, BadRequest("malformed JSON body: %s is empty; send a JSON object", where)
+	}
+	if trimmed[0] != '{' {
+		return nil, BadRequest("malformed JSON body: %s must be a JSON object", where)
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	tok, err := dec.Token() // the opening brace
 	if err != nil || tok != json.Delim('{') {
-		return nil, BadRequest("malformed JSON body: must be a JSON object")
+		return nil, BadRequest("malformed JSON body: %s must be a JSON object", where)
 	}
 	fields := make(map[string]json.RawMessage)
 	for dec.More() {
@@ -46,11 +60,11 @@ func ReadJSONObject(r *http.Request, limit int64, allowed []string) (map[string]
 			return nil, malformedJSON(err)
 		}
 		if !slices.Contains(allowed, name) {
-			return nil, BadRequest("unknown field '%s' in the JSON body: allowed fields are %s",
-				Truncate(name), QuoteList(allowed))
+			return nil, BadRequest("unknown field '%s' in %s: allowed fields are %s",
+				Truncate(name), where, QuoteList(allowed))
 		}
 		if _, dup := fields[name]; dup {
-			return nil, BadRequest("malformed JSON body: field '%s' appears more than once", name)
+			return nil, BadRequest("malformed JSON body: field '%s' appears more than once in %s", name, where)
 		}
 		fields[name] = value
 	}

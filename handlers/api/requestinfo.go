@@ -18,6 +18,10 @@ type RequestInfo struct {
 	// client says how the rate limiter told the client (empty if the
 	// request never reached it); it labels a metric.
 	Client ClientSource
+	// APIKey is the configured API key the request carries, set by the
+	// rate limiter (the one reader of the key headers) when it knows the
+	// key; operations that only some keys may use check it. Never logged.
+	APIKey string
 }
 
 // Pseudo route names for requests that matched no route.

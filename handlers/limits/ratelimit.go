@@ -64,6 +64,7 @@ func (l *ClientLimiter) limiterFor(r *http.Request, now time.Time) (*rate.Limite
 	key := apiKeyFrom(r)
 	if limiter, ok := l.byKey[key]; ok && key != "" {
 		info.Client = api.SourceAPIKey
+		info.APIKey = key
 		return limiter, "this API key", nil
 	}
 	if key != "" && !info.MetricsService {

@@ -128,3 +128,35 @@ func (w *Watches) Chain(chain netinfo.Chain) *ChainWatches {
 	}
 	return w.chains[chain]
 }
+
+// Active returns every active webhook, by chain, then ID (the delivery
+// runner's workers). Safe on a nil Watches.
+func (w *Watches) Active() []*Webhook {
+	if w == nil {
+		return nil
+	}
+	chains := make([]netinfo.Chain, 0, len(w.chains))
+	for c := range w.chains {
+		chains = append(chains, c)
+	}
+	sort.Slice(chains, func(i, j int) bool { return chains[i] < chains[j] })
+	var out []*Webhook
+	for _, c := range chains {
+		out = append(out, w.chains[c].Hooks...)
+	}
+	return out
+}
+
+// Hook returns the active webhook id of the chain, nil when it is not
+// one. Safe on a nil ChainWatches.
+func (cw *ChainWatches) Hook(id ID) *Webhook {
+	if cw == nil {
+		return nil
+	}
+	for _, h := range cw.Hooks {
+		if h.ID == id {
+			return h
+		}
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+// Package webhooks serves the hosted API's webhook management operations
+// (the SDK's webhooks.*): create, list, read, change and deactivate the
+// node's webhooks, change the addresses an address_activity webhook
+// watches, and read or rotate the shared secret every delivery is signed
+// with. The records live in the node's own index (indexer/store), which
+// the chain writers match blocks against; the delivery runner
+// (handlers/webhooks/delivery) sends what they produce.
+//
+// Reading needs an API key the operator configured; everything else needs
+// one of the webhook management keys (401 without a key, 403 with a key
+// that may only read): a webhook makes the node send requests to a URL of
+// the caller's choosing, and the secret lets anyone forge deliveries.
+//
+// Webhooks are node-local: behind a load balancer the management calls go
+// to the one node that delivers (README.md, Webhooks).
+package webhooks
+
+import (
+	"context"
+	"net/netip"
+	"sync"
+
+	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/netinfo"
+	"github.com/avadata/avadata/indexer/webhookdata"
+)
+
+// Backend keeps the webhooks (*store.Store, with the node's heights from
+// the VM).
+type Backend interface {
+	CreateWebhook(ctx context.Context, h webhookdata.Webhook) (webhookdata.Webhook, error)
+	UpdateWebhook(ctx context.Context, id webhookdata.ID, chain netinfo.Chain, fromHeight uint64,
+		change func(h webhookdata.Webhook) (webhookdata.Webhook, error)) (webhookdata.Webhook, error)
+	Webhook(ctx context.Context, id webhookdata.ID) (webhookdata.Webhook, bool, error)
+	Webhooks(ctx context.Context) ([]webhookdata.Webhook, error)
+	WebhookSecret(ctx context.Context) (string, error)
+	RotateWebhookSecret(ctx context.Context) (string, error)
+	// NextHeight is the height of the first block of chain the node
+	// accepts from now on, as far as its follower has seen the node; 0
+	// when it does not know (the store then bounds it by its own next
+	// height).
+	NextHeight(chain netinfo.Chain) uint64
+}
+
+// Resolver looks a URL's host up (net.DefaultResolver).
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// server serves the webhook operations.
+type server struct {
+	*api.Core
+	cfg Config
+	// hooks is nil when the node keeps no webhooks: every operation then
+	// answers that it is not served.
+	hooks Backend
+	// limitMu makes the count of webhooks and the write that changes it
+	// one step, so concurrent creations cannot pass maxWebhooks together.
+	limitMu sync.Mutex
+}
+
+// Routes returns the routes of the webhook operations.
+func Routes(core *api.Core, cfg Config, hooks Backend) []api.Route {
+	s := &server{Core: core, cfg: cfg.withDefaults(), hooks: hooks}
+	return s.webhookRoutes()
+}
