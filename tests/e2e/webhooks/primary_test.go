@@ -175,8 +175,18 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	r.record("P", "BaseTx", ptx.ID())
 
 	sdk := harness.InstallSDK(t)
+	// What the activity calls for, so that an empty truth cannot pass: X
+	// the funding (and its threshold up), the transfer, the export to P
+	// (threshold down), the export to C, the import from C; P the import
+	// (threshold up) and the transfer; C the import (its export moves no
+	// UTXO of A's on C).
+	counts := map[string]int{"P": 3, "X": 7, "C": 1}
 	for _, chain := range []string{"P", "X", "C"} {
 		want := r.expected(chain, avaxID, filters[chain])
+		require.Len(want, counts[chain], "%s: the events the node's balances call for: %v", chain, want)
+		for _, w := range want {
+			t.Logf("%s: %s", chain, w)
+		}
 		got := receivers[chain].WaitFor(t, ctx, fmt.Sprintf("%d %s events", len(want), chain),
 			func(d []harness.WebhookDelivery) bool { return len(d) >= len(want) })
 		time.Sleep(2 * time.Second) // nothing more comes
