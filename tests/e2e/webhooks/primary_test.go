@@ -110,25 +110,13 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	avaxID, xChain, cChain, pChain := xCtx.AVAXAssetID, xCtx.BlockchainID, ewoq.C().Builder().Context().BlockchainID, constants.PlatformChainID
 	chainIDs := map[string]ids.ID{"P": pChain, "X": xChain, "C": cChain}
 
-	receivers, hookIDs := map[string]*harness.WebhookReceiver{}, map[string]string{}
+	hooks := map[string]*pnHook{}
 	filters := map[string]map[string]string{
 		"X": {"balanceType": "unlocked", "balanceThreshold": fmt.Sprint(xThreshold)},
 		"P": {"balanceType": "unlockedUnstaked", "balanceThreshold": fmt.Sprint(pThreshold)},
 	}
 	for _, chain := range []string{"P", "X", "C"} {
-		receivers[chain] = harness.NewWebhookReceiver(t)
-		metadata := map[string]any{"keyType": "addresses", "keys": []string{addrOn(chain)},
-			"subEvents": map[string]any{"addressActivitySubEvents": []string{"balance_change", "balance_threshold"}}}
-		if f := filters[chain]; f != nil {
-			metadata["balanceThresholdFilter"] = f
-		} else {
-			metadata["subEvents"] = map[string]any{"addressActivitySubEvents": []string{"balance_change"}}
-		}
-		created := harness.CreateWebhook(t, ctx, base, map[string]any{
-			"eventType": "primary_network_address_activity", "url": receivers[chain].URL, "name": "A on " + chain,
-			"network": "fuji", "chainId": chainIDs[chain].String(), "metadata": metadata,
-		})
-		hookIDs[chain] = created["id"].(string)
+		hooks[chain] = createPrimaryHook(t, ctx, base, chain, chainIDs[chain], addrOn(chain), filters[chain])
 	}
 	secret := harness.WebhookSecret(t, ctx, base)
 
@@ -174,33 +162,69 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	require.NoError(err, "P transfer to A")
 	r.record("P", "BaseTx", ptx.ID())
 
-	sdk := harness.InstallSDK(t)
 	// What the activity calls for, so that an empty truth cannot pass: X
 	// the funding (and its threshold up), the transfer, the export to P
 	// (threshold down), the export to C, the import from C; P the import
 	// (threshold up) and the transfer; C the import (its export moves no
 	// UTXO of A's on C).
-	counts := map[string]int{"P": 3, "X": 7, "C": 1}
-	for _, chain := range []string{"P", "X", "C"} {
-		want := r.expected(chain, avaxID, filters[chain])
-		require.Len(want, counts[chain], "%s: the events the node's balances call for: %v", chain, want)
-		for _, w := range want {
-			t.Logf("%s: %s", chain, w)
-		}
-		got := receivers[chain].WaitFor(t, ctx, fmt.Sprintf("%d %s events", len(want), chain),
-			func(d []harness.WebhookDelivery) bool { return len(d) >= len(want) })
-		time.Sleep(2 * time.Second) // nothing more comes
-		got = receivers[chain].Deliveries()
-		summaries := r.checkDeliveries(chain, hookIDs[chain], chainIDs[chain].String(), avaxID, got)
-		require.Equal(want, summaries, "%s webhook: the events the node's balances call for, in chain order", chain)
-		for i, v := range sdk.ValidateWebhooks(t, ctx, secret, got) {
-			require.Equal("ok", v.Verify, "%s delivery %d: the SDK's signature check", chain, i)
-			// validateWebhook checks the signature, then parses only
-			// address_activity payloads.
-			require.Contains(v.ValidateWebhook, "SDKValidationError", "%s delivery %d", chain, i)
-		}
-		t.Logf("%s webhook: %d deliveries checked", chain, len(got))
+	sdk := harness.InstallSDK(t)
+	for chain, n := range map[string]int{"P": 3, "X": 7, "C": 1} {
+		r.verify(hooks[chain], avaxID, n, sdk, secret)
 	}
+}
+
+// pnHook is a primary_network_address_activity webhook of a test and its
+// receiver.
+type pnHook struct {
+	chain, id, chainID string
+	filter             map[string]string
+	receiver           *harness.WebhookReceiver
+}
+
+// createPrimaryHook creates a webhook watching key on chain with its own
+// receiver: balance_change, and balance_threshold when filter is set.
+func createPrimaryHook(t *testing.T, ctx context.Context, base, chain string, chainID ids.ID, key string,
+	filter map[string]string,
+) *pnHook {
+	h := &pnHook{chain: chain, chainID: chainID.String(), filter: filter, receiver: harness.NewWebhookReceiver(t)}
+	subs := []string{"balance_change"}
+	metadata := map[string]any{"keyType": "addresses", "keys": []string{key}}
+	if filter != nil {
+		subs = append(subs, "balance_threshold")
+		metadata["balanceThresholdFilter"] = filter
+	}
+	metadata["subEvents"] = map[string]any{"addressActivitySubEvents": subs}
+	created := harness.CreateWebhook(t, ctx, base, map[string]any{
+		"eventType": "primary_network_address_activity", "url": h.receiver.URL, "name": "watching " + key,
+		"network": "fuji", "chainId": h.chainID, "metadata": metadata,
+	})
+	h.id = created["id"].(string)
+	return h
+}
+
+// verify waits for the n events h's chain calls for and checks that its
+// receiver got exactly those, in order, each signed as the SDK checks.
+func (r *pnRun) verify(h *pnHook, avaxID ids.ID, n int, sdk *harness.SDK, secret string) {
+	t := r.t
+	t.Helper()
+	want := r.expected(h.chain, avaxID, h.filter)
+	require.Len(t, want, n, "%s: the events the node's balances call for: %v", h.chain, want)
+	for _, w := range want {
+		t.Logf("%s: %s", h.chain, w)
+	}
+	h.receiver.WaitFor(t, r.ctx, fmt.Sprintf("%d %s events", n, h.chain),
+		func(d []harness.WebhookDelivery) bool { return len(d) >= n })
+	time.Sleep(2 * time.Second) // nothing more comes
+	got := h.receiver.Deliveries()
+	require.Equal(t, want, r.checkDeliveries(h.chain, h.id, h.chainID, avaxID, got),
+		"%s webhook: the events the node's balances call for, in chain order", h.chain)
+	for i, v := range sdk.ValidateWebhooks(t, r.ctx, secret, got) {
+		require.Equal(t, "ok", v.Verify, "%s delivery %d: the SDK's signature check", h.chain, i)
+		// validateWebhook checks the signature, then parses only
+		// address_activity payloads.
+		require.Contains(t, v.ValidateWebhook, "SDKValidationError", "%s delivery %d", h.chain, i)
+	}
+	t.Logf("%s webhook: %d deliveries checked", h.chain, len(got))
 }
 
 // record locates an accepted tx's block on the node and reads A's

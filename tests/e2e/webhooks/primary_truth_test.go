@@ -11,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/formatting"
+	"github.com/ava-labs/avalanchego/vms/components/avax"
+	"github.com/ava-labs/avalanchego/vms/platformvm/txs"
+	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/tests/e2e/truth"
 )
@@ -23,8 +27,10 @@ import (
 type primaryBalances map[ids.ID]map[string]uint64
 
 // primaryBalancesOf reads addr's balances on chain at time at from the
-// node. P: unlockedUnstaked, lockedPlatform, lockedStakeable (the test
-// stakes nothing); X: unlocked, locked; all three: the atomic memory.
+// node. P: unlockedUnstaked, lockedPlatform, lockedStakeable, and the
+// stake (getStake's staked outputs): unlockedStaked, or lockedStaked while
+// still stake-locked (the tests' locks outlast their stakes); X: unlocked,
+// locked; all three: the atomic memory.
 func primaryBalancesOf(t *testing.T, ctx context.Context, uri, chain, addr string, at int64) primaryBalances {
 	t.Helper()
 	out := primaryBalances{}
@@ -51,6 +57,15 @@ func primaryBalancesOf(t *testing.T, ctx context.Context, uri, chain, addr strin
 			}
 		}
 	}
+	if chain == "P" {
+		for _, u := range stakedOutputs(t, ctx, uri, addr) {
+			if u.StakeLocktime > uint64(at) {
+				add(u, "lockedStaked")
+			} else {
+				add(u, "unlockedStaked")
+			}
+		}
+	}
 	for _, src := range []string{"P", "X", "C"} {
 		if src == chain {
 			continue
@@ -62,6 +77,26 @@ func primaryBalancesOf(t *testing.T, ctx context.Context, uri, chain, addr strin
 				add(u, "atomicMemoryUnlocked")
 			}
 		}
+	}
+	return out
+}
+
+// stakedOutputs are the outputs platform.getStake says addr stakes now.
+func stakedOutputs(t *testing.T, ctx context.Context, uri, addr string) []truth.UTXO {
+	t.Helper()
+	var reply struct {
+		StakedOutputs []string `json:"stakedOutputs"`
+	}
+	require.NoError(t, truth.Call(ctx, uri+"/ext/bc/P", "platform.getStake",
+		map[string]any{"addresses": []string{addr}, "encoding": "hex"}, &reply))
+	var out []truth.UTXO
+	for _, s := range reply.StakedOutputs {
+		b, err := formatting.Decode(formatting.Hex, s)
+		require.NoError(t, err)
+		var o avax.TransferableOutput
+		_, err = txs.Codec.Unmarshal(b, &o)
+		require.NoError(t, err, "platform.getStake output %s", s)
+		out = append(out, truth.DecodeUTXO(t, &avax.UTXO{Asset: o.Asset, Out: o.Out}))
 	}
 	return out
 }
