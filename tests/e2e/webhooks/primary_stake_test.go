@@ -13,8 +13,6 @@ import (
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/avalanchego/ids"
 	"github.com/ava-labs/avalanchego/utils/constants"
-	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
-	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	avajson "github.com/ava-labs/avalanchego/utils/json"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
@@ -43,25 +41,16 @@ func TestWebhooksPrimaryStakeAndLocks(t *testing.T) {
 	require := require.New(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	uri, base := env.URI(t), env.Base(t)
-	key, err := secp256k1.NewPrivateKey()
-	require.NoError(err)
-	hrp := constants.GetHRP(constants.LocalID)
-	addrOn := func(chain string) string {
-		s, err := address.Format(chain, hrp, key.Address().Bytes())
-		require.NoError(err)
-		return s
-	}
+	r, key := newPNRun(t, ctx)
+	uri, base := r.uri, env.Base(t)
 	ewoqKC := secp256k1fx.NewKeychain(genesis.EWOQKey)
 	ewoq, err := primary.MakePWallet(ctx, uri, ewoqKC, primary.WalletConfig{})
 	require.NoError(err, "EWOQ P wallet")
 	avaxID := ewoq.Builder().Context().AVAXAssetID
-	hook := createPrimaryHook(t, ctx, base, "P", constants.PlatformChainID, addrOn("P"),
+	hook := createPrimaryHook(t, ctx, base, "P", constants.PlatformChainID, r.addrOn("P"),
 		map[string]string{"balanceType": "unlockedStaked", "balanceThreshold": fmt.Sprint(20 * units.Avax)})
 	secret := harness.WebhookSecret(t, ctx, base)
 
-	r := &pnRun{t: t, ctx: ctx, uri: uri, addrOn: addrOn, cursor: map[string]uint64{"P": truth.Height(t, ctx, uri, "P")}}
-	r.initial = r.balances(time.Now().Unix())
 	opts := []common.Option{common.WithContext(ctx), common.WithPollFrequency(20 * time.Millisecond)}
 	ownerB := secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{key.Address()}}
 	lockedB := ownerB

@@ -85,6 +85,26 @@ type pnRun struct {
 	txs     []*pnTx
 }
 
+// newPNRun makes a fresh key whose activity a test follows, and reads its
+// (empty) balances and the chains' heights before any of it.
+func newPNRun(t *testing.T, ctx context.Context) (*pnRun, *secp256k1.PrivateKey) {
+	t.Helper()
+	key, err := secp256k1.NewPrivateKey()
+	require.NoError(t, err)
+	hrp := constants.GetHRP(constants.LocalID)
+	r := &pnRun{t: t, ctx: ctx, uri: env.URI(t), cursor: map[string]uint64{}}
+	r.addrOn = func(chain string) string {
+		s, err := address.Format(chain, hrp, key.Address().Bytes())
+		require.NoError(t, err)
+		return s
+	}
+	for _, chain := range []string{"P", "X"} {
+		r.cursor[chain] = truth.Height(t, ctx, r.uri, chain)
+	}
+	r.initial = r.balances(time.Now().Unix())
+	return r, key
+}
+
 // P, X and C webhooks watch a fresh address A through real X and P
 // transfers and exports and imports X→P, X→C and C→X: every delivery is
 // exactly the event the node's own balances before and after each tx call
@@ -94,15 +114,8 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	require := require.New(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	uri, base := env.URI(t), env.Base(t)
-	key, err := secp256k1.NewPrivateKey()
-	require.NoError(err)
-	hrp := constants.GetHRP(constants.LocalID)
-	addrOn := func(chain string) string {
-		s, err := address.Format(chain, hrp, key.Address().Bytes())
-		require.NoError(err)
-		return s
-	}
+	r, key := newPNRun(t, ctx)
+	uri, base, addrOn := r.uri, env.Base(t), r.addrOn
 	ewoqKC := secp256k1fx.NewKeychain(genesis.EWOQKey)
 	ewoq, err := primary.MakeWallet(ctx, uri, ewoqKC, ewoqKC, primary.WalletConfig{})
 	require.NoError(err, "EWOQ wallet")
@@ -120,11 +133,6 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	}
 	secret := harness.WebhookSecret(t, ctx, base)
 
-	r := &pnRun{t: t, ctx: ctx, uri: uri, addrOn: addrOn, cursor: map[string]uint64{}}
-	for _, chain := range []string{"P", "X"} {
-		r.cursor[chain] = truth.Height(t, ctx, uri, chain)
-	}
-	r.initial = r.balances(time.Now().Unix())
 	opts := []common.Option{common.WithContext(ctx), common.WithPollFrequency(20 * time.Millisecond)}
 	ownerA := secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{key.Address()}}
 	toA := func(amount uint64) *avax.TransferableOutput {
