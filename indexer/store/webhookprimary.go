@@ -34,12 +34,12 @@ import (
 //
 // The reads add no conflicts with the other chains' writers. The spent
 // UTXOs' rows are the ones consumeUTXO reads anyway. A threshold reads the
-// address's balance rows on the chain (only for a watched address whose
-// balance of the filter's type the tx moves); those rows are rewritten only
-// by the chain's own writer (which holds the chain's lock), and another
-// chain writes one only when it exports a new UTXO into the chain's atomic
-// memory: a new key, and Badger checks the keys a transaction read, not
-// the ranges it scanned.
+// address's unspent UTXOs on the chain, their listing and balance rows
+// (only for a watched address whose balance of the filter's type the tx
+// moves); those rows are rewritten or deleted only by the chain's own
+// writer (which holds the chain's lock), and another chain writes one only
+// when it exports a new UTXO into the chain's atomic memory: a new key, and
+// Badger checks the keys a transaction read, not the ranges it scanned.
 
 // assetCategory is one balance of an address: an asset in a category.
 type assetCategory struct {
@@ -300,24 +300,43 @@ func thresholdCrossing(txn *blockTxn, net *PrimaryNetwork, at txPlace, h *webhoo
 	return th, true, nil
 }
 
-// balanceAt sums addr's balance rows on chain of asset in category at
-// time at, as the transaction sees them (the block's earlier txs
-// included).
+// balanceAt sums addr's balance on chain of asset in category at time at,
+// as the transaction sees it (the block's earlier txs included): the
+// address's unspent UTXOs on the chain (its listing rows, 0x23, whose value
+// names the asset), each classified by its balance row. It reads what the
+// address holds, not all it ever held.
 func balanceAt(txn *blockTxn, chain netinfo.Chain, addr ids.ShortID, asset ids.ID, category pdata.BalanceCategory, at int64) (*big.Int, error) {
-	prefix := uaddrPrefix(chain, addr)
+	prefix := utxoListPrefix(tagUTimeU, chain, addr)
 	it := txn.txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	defer it.Close()
 	sum := new(big.Int)
 	for it.Seek(prefix); it.Valid(); it.Next() {
-		v, err := it.Item().ValueCopy(nil)
+		item := it.Item()
+		var holds bool
+		err := item.Value(func(v []byte) error {
+			holds = len(v) == utxoListValueLen && ids.ID(v[:32]) == asset
+			return nil
+		})
 		if err != nil {
-			return nil, fmt.Errorf("reading %s balance rows of %s: %w", chain, addr, err)
+			return nil, fmt.Errorf("reading %s UTXOs of %s: %w", chain, addr, err)
+		}
+		if !holds {
+			continue
+		}
+		k := item.Key()
+		utxo, err := ids.ToID(k[len(k)-32:])
+		if err != nil {
+			return nil, fmt.Errorf("reading %s UTXOs of %s: %w", chain, addr, err)
+		}
+		v, err := txn.get(uaddrKey(chain, addr, utxo))
+		if err != nil || v == nil {
+			return nil, err
 		}
 		b, err := decodeBalance(v)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s balance rows of %s: %w", chain, addr, err)
+			return nil, fmt.Errorf("balance row of %s: %w", utxo, err)
 		}
-		if c, ok := classify(&b, at); ok && c == category && b.Asset == asset {
+		if c, ok := classify(&b, at); ok && c == category {
 			sum.Add(sum, new(big.Int).SetUint64(b.Amount))
 		}
 	}

@@ -33,14 +33,14 @@ func openPrimaryHooks(t *testing.T, f *fixture) *Store {
 	return s
 }
 
-func primaryKey(t *testing.T, chain string, a ids.ShortID) string {
+func primaryKey(t testing.TB, chain string, a ids.ShortID) string {
 	k, err := address.Format(chain, "local", a[:])
 	require.NoError(t, err)
 	return k
 }
 
 // watchPrimary creates a primary-network webhook on chain for addrs.
-func watchPrimary(t *testing.T, s *Store, id byte, chain netinfo.Chain, subs []string,
+func watchPrimary(t testing.TB, s *Store, id byte, chain netinfo.Chain, subs []string,
 	filter *webhookdata.BalanceThresholdFilter, from uint64, addrs ...ids.ShortID,
 ) webhookdata.Webhook {
 	h := webhookdata.Webhook{ID: webhookdata.ID{id}, EventType: webhookdata.PrimaryNetworkAddressActivity,
