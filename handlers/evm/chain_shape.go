@@ -9,9 +9,13 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// apiFeatures is the OpenAPI's ApiFeature enum; avadata indexes NFTs but
-// has no webhooks and does not decode Teleporter messages.
-func apiFeatures() []string { return []string{featureNFTIndexing, "webhooks", "teleporter"} }
+// apiFeatures is the OpenAPI's ApiFeature enum; avadata indexes NFTs and
+// serves address_activity webhooks on every EVM chain it follows, but does
+// not decode Teleporter messages.
+func apiFeatures() []string { return []string{featureNFTIndexing, featureWebhooks, "teleporter"} }
+
+// chainFeatures are the features every followed EVM chain has.
+func chainFeatures() []string { return []string{featureNFTIndexing, featureWebhooks} }
 
 // chainInfo is the OpenAPI's ChainInfo (and GetChainResponse).
 type chainInfo struct {
@@ -45,7 +49,7 @@ func (s *server) chainInfo(chain netinfo.ChainInfo) chainInfo {
 		WSURL:           "/ext/bc/" + id + "/ws",
 		IsTestnet:       node.NetworkID != constants.MainnetID,
 		NetworkToken:    s.nativeToken(chain),
-		EnabledFeatures: []string{featureNFTIndexing},
+		EnabledFeatures: chainFeatures(),
 	}
 }
 

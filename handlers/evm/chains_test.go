@@ -20,7 +20,7 @@ func cChainInfoJSON() string {
 		"platformChainId": "` + id + `", "subnetId": "11111111111111111111111111111111LpoYY", "vmName": "EVM",
 		"rpcUrl": "/ext/bc/` + id + `/rpc", "wsUrl": "/ext/bc/` + id + `/ws", "isTestnet": true,
 		"networkToken": {"name": "Avalanche", "symbol": "AVAX", "decimals": 18},
-		"enabledFeatures": ["nftIndexing"]
+		"enabledFeatures": ["nftIndexing", "webhooks"]
 	}`
 }
 
@@ -39,7 +39,7 @@ func TestListChains(t *testing.T) {
 
 	for query, want := range map[string]int{
 		"network=local": 2, "network=LOCAL": 2, "network=mainnet": 0, "network=fuji": 0, "network=testnet": 2,
-		"feature=nftIndexing": 2, "feature=webhooks": 0, "feature=teleporter": 0,
+		"feature=nftIndexing": 2, "feature=webhooks": 2, "feature=teleporter": 0,
 	} {
 		require.Len(t, srv.GetBody(t, "/v1/chains?"+query)["chains"], want, query)
 	}

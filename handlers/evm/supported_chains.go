@@ -2,6 +2,7 @@ package evm
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/avadata/avadata/handlers/api"
 )
@@ -23,6 +24,7 @@ const (
 	chainStatusOK          = "OK"
 	chainStatusUnavailable = "UNAVAILABLE"
 	featureNFTIndexing     = "nftIndexing"
+	featureWebhooks        = "webhooks"
 )
 
 // supportedChainsResponse is the OpenAPI's ListChainsResponse.
@@ -55,7 +57,7 @@ func (s *server) serveSupportedChains(w http.ResponseWriter, r *http.Request, he
 		return err
 	}
 	resp := supportedChainsResponse{Chains: []chainInfo{}}
-	if req.OtherNetwork || (req.Feature != "" && req.Feature != featureNFTIndexing) {
+	if req.OtherNetwork || (req.Feature != "" && !slices.Contains(chainFeatures(), req.Feature)) {
 		api.WriteJSON(w, http.StatusOK, resp)
 		return nil
 	}

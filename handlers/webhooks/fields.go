@@ -96,7 +96,7 @@ func amountField(fields map[string]json.RawMessage, where, name string) (string,
 	if err != nil || s == "" {
 		return "", err
 	}
-	if _, perr := strconv.ParseUint(s, 10, 64); perr != nil || strings.HasPrefix(s, "+") {
+	if _, perr := strconv.ParseUint(s, 10, 64); perr != nil {
 		return "", api.BadRequest("invalid %s '%s': must be a non-negative integer in nAVAX, as a decimal string",
 			where+name, api.Truncate(s))
 	}

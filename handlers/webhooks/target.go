@@ -76,7 +76,7 @@ func (s *server) checkTarget(ctx context.Context, raw string) error {
 		return api.BadRequest("invalid %s '%s': its host '%s' does not resolve", fieldURL, api.Truncate(raw), api.Truncate(host))
 	}
 	for _, a := range addrs {
-		if !safehttp.PublicAddress(a) {
+		if a = a.Unmap(); !safehttp.PublicAddress(a) {
 			return api.BadRequest("invalid %s '%s': its host resolves to %s, which is not a public address "+
 				"(loopback, private, link-local and reserved targets are refused unless the operator sets "+
 				"webhooks.allowPrivateTargets)", fieldURL, api.Truncate(raw), a)

@@ -36,6 +36,7 @@ func ParseBlock(data nodeapi.EVMBlockData, traces []nodeapi.EVMTxTrace, traced b
 			return nil, fmt.Errorf("block %d: %w", b.Number, err)
 		}
 		addDerived(&tx, data.Receipts[i].Logs)
+		tx.Logs = data.Receipts[i].Logs
 		if traced {
 			addTrace(&tx, traces[i].Result)
 		}
@@ -47,15 +48,16 @@ func ParseBlock(data nodeapi.EVMBlockData, traces []nodeapi.EVMTxTrace, traced b
 // blockHeader copies the block's own fields.
 func blockHeader(b *nodeapi.EVMBlock) *evmdata.Block {
 	return &evmdata.Block{
-		Number:     uint64(b.Number),
-		Hash:       b.Hash,
-		ParentHash: b.ParentHash,
-		Timestamp:  uint64(b.Timestamp),
-		BaseFee:    bigOrNil(b.BaseFee),
-		GasUsed:    uint64(b.GasUsed),
-		GasLimit:   uint64(b.GasLimit),
-		Miner:      b.Miner,
-		Size:       uint64(b.Size),
+		Number:       uint64(b.Number),
+		Hash:         b.Hash,
+		ParentHash:   b.ParentHash,
+		Timestamp:    uint64(b.Timestamp),
+		BaseFee:      bigOrNil(b.BaseFee),
+		GasUsed:      uint64(b.GasUsed),
+		GasLimit:     uint64(b.GasLimit),
+		Miner:        b.Miner,
+		Size:         uint64(b.Size),
+		ReceiptsRoot: b.ReceiptsRoot,
 		// Avalanche header fields (nil when absent).
 		BlockGasCost:   bigOrNil(b.BlockGasCost),
 		TimestampMs:    (*uint64)(b.TimestampMs),

@@ -268,3 +268,20 @@ func TestParseFailedCreation(t *testing.T) {
 	require.Len(t, tx.Internal, 1)
 	require.True(t, tx.Internal[0].Reverted)
 }
+
+// The webhooks send a tx's logs and access list and the header's receipts
+// root: the parser keeps the node's decoded values, never copies.
+func TestParseKeepsLogsAccessListAndReceiptsRoot(t *testing.T) {
+	data, traces := fixture(t)
+	b, err := ParseBlock(data, traces, true)
+	require.NoError(t, err)
+	require.Equal(t, common.HexToHash("0xabc"), b.ReceiptsRoot)
+	tx := b.Txs[1]
+	require.Len(t, tx.Logs, 3, "every log, the ones that are no transfer too")
+	require.Same(t, &data.Receipts[1].Logs[0], &tx.Logs[0], "the receipt's own logs")
+	require.Equal(t, addrERC20, tx.Logs[0].Address)
+	require.Nil(t, b.Txs[0].AccessList, "a legacy tx has none")
+	require.NotNil(t, tx.AccessList, "a dynamic-fee tx has one, here empty")
+	require.Empty(t, tx.AccessList)
+	require.Empty(t, b.Txs[5].Logs, "a reverted tx has none")
+}

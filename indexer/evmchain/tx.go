@@ -32,6 +32,8 @@ func parseTx(index int, tx *nodeapi.EVMTx, r *nodeapi.EVMReceipt) (evmdata.Tx, e
 		Value: bigOrZero(tx.Value),
 		Gas:   uint64(tx.Gas),
 		Input: tx.Input,
+		// The decoded list itself (nil on a legacy tx), never copied.
+		AccessList: tx.AccessList,
 	}
 	setFees(&out, tx)
 	if err := setReceipt(&out, r); err != nil {

@@ -19,6 +19,9 @@ type Block struct {
 	GasLimit   uint64
 	Miner      common.Address
 	Size       uint64
+	// ReceiptsRoot is the header's receipts trie root; kept for the
+	// webhooks, never stored.
+	ReceiptsRoot common.Hash
 	// BlockGasCost, TimestampMs and MinDelayExcess are Avalanche header
 	// fields (coreth and subnet-evm): the block gas cost (Apricot Phase 4
 	// on), the timestamp in milliseconds and the minimum block delay excess

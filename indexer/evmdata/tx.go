@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/ava-labs/libevm/common"
+	"github.com/ava-labs/libevm/core/types"
 )
 
 // Tx is a transaction with the parts of its receipt and trace avadata keeps.
@@ -35,6 +36,12 @@ type Tx struct {
 	Transfers []TokenTransfer
 	Internal  []InternalTx
 	Creations []ContractCreation
+	// Logs are the receipt's event logs (none for a reverted tx); kept for
+	// the webhooks, never stored.
+	Logs []Log
+	// AccessList is the tx's EIP-2930 access list, nil when its type has
+	// none; kept for the webhooks, never stored.
+	AccessList types.AccessList
 }
 
 // IsCreation reports whether the tx deploys a contract at top level.

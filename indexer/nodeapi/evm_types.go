@@ -3,6 +3,9 @@ package nodeapi
 import (
 	"github.com/ava-labs/libevm/common"
 	"github.com/ava-labs/libevm/common/hexutil"
+	"github.com/ava-labs/libevm/core/types"
+
+	"github.com/avadata/avadata/indexer/evmdata"
 )
 
 // The JSON shapes of an EVM chain's answers (coreth and subnet-evm marshal
@@ -21,6 +24,7 @@ type EVMBlock struct {
 	GasLimit     hexutil.Uint64 `json:"gasLimit"`
 	Miner        common.Address `json:"miner"`
 	Size         hexutil.Uint64 `json:"size"`
+	ReceiptsRoot common.Hash    `json:"receiptsRoot"`
 	Transactions []EVMTx        `json:"transactions"`
 	// BlockGasCost, TimestampMs and MinDelayExcess are Avalanche header
 	// fields (coreth and subnet-evm), absent before the upgrades that
@@ -48,6 +52,8 @@ type EVMTx struct {
 	MaxFeePerGas         *hexutil.Big  `json:"maxFeePerGas"`
 	MaxPriorityFeePerGas *hexutil.Big  `json:"maxPriorityFeePerGas"`
 	Input                hexutil.Bytes `json:"input"`
+	// AccessList is absent on legacy txs.
+	AccessList types.AccessList `json:"accessList"`
 }
 
 // EVMReceipt is one element of eth_getBlockReceipts(n).
@@ -64,14 +70,9 @@ type EVMReceipt struct {
 	Logs            []EVMLog        `json:"logs"`
 }
 
-// EVMLog is one event log of a receipt.
-type EVMLog struct {
-	Address  common.Address `json:"address"`
-	Topics   []common.Hash  `json:"topics"`
-	Data     hexutil.Bytes  `json:"data"`
-	LogIndex hexutil.Uint64 `json:"logIndex"` // block-global
-	Removed  bool           `json:"removed"`
-}
+// EVMLog is one event log of a receipt: the domain's own type, so that the
+// parser keeps the decoded logs on the tx without copying them.
+type EVMLog = evmdata.Log
 
 // EVMBlockData is one block with its receipts, in transaction order.
 type EVMBlockData struct {

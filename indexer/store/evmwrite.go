@@ -57,6 +57,13 @@ func (w *EVMWriter) writeBlock(txn *blockTxn, b *evmdata.Block) error {
 			return fmt.Errorf("tx %s: %w", b.Txs[i].Hash, err)
 		}
 	}
+	// The webhooks' events, after the txs' rows: the tokens the block
+	// reveals have their contract rows. No webhook, or a back-fill: nothing.
+	if cw := txn.webhookWatches(); cw != nil {
+		if err := w.emitAddressActivity(txn, cw, b); err != nil {
+			return err
+		}
+	}
 	if err := txn.lists.flush(txn); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@
 //   { "name": "unique label", "func": "dataEvmBlocksGet" (an SDK function name, src/funcs),
 //     "request": { ...the SDK request object... },
 //     "apiKey": true            send the input's API key (x-glacier-api-key, the SDK's header),
+//     "key": "k"                send this API key instead of the input's (a key that may only read),
 //     "maxPages": 5             paginated calls follow nextPageToken up to this many pages,
 //     "requestFrom": { "case": "earlier case", "path": "operationId", "param": "operationId" }
 //                               fill request[param] from an earlier case's result,
@@ -302,7 +303,8 @@ async function run(inputFile) {
       }
       request[c.requestFrom.param] = v;
     }
-    const fn = callable(c.apiKey ? keyed : plain, method);
+    const client = c.key ? newClient(httpClient, c.key) : c.apiKey ? keyed : plain;
+    const fn = callable(client, method);
     // A method without a request (the health checks) takes only the options.
     const call = fn.length < 2 ? (_, opts) => fn(opts) : fn;
     const maxPages = c.maxPages ?? input.maxPages ?? 3;

@@ -79,13 +79,8 @@ func TestDeliveryMakesAWebhookFailingPastTheMaxAgeInactive(t *testing.T) {
 	cfg.MaxAge = 300 * time.Millisecond
 	start := time.Now()
 	runRunner(t, st, cfg)
-	eventually(t, "the webhook made inactive", func() bool {
-		w, _, err := st.Webhook(ctx, h.ID)
-		return err == nil && w.Status == webhookdata.Inactive
-	})
+	w := waitInactive(t, st, h)
 	require.GreaterOrEqual(time.Since(start), cfg.MaxAge)
-	w, _, err := st.Webhook(ctx, h.ID)
-	require.NoError(err)
 	require.Contains(w.StatusReason, "HTTP 503")
 	require.Contains(w.StatusReason, "failed continuously since")
 	require.Equal(2, outboxLen(t, st, h), "the undelivered events stay")
@@ -95,7 +90,7 @@ func TestDeliveryMakesAWebhookFailingPastTheMaxAgeInactive(t *testing.T) {
 
 	// Made active again, it delivers what waited, first.
 	rc.setAnswer(nil)
-	_, err = st.UpdateWebhook(ctx, h.ID, h.Chain, 0, func(w webhookdata.Webhook) (webhookdata.Webhook, error) {
+	_, err := st.UpdateWebhook(ctx, h.ID, h.Chain, 0, func(w webhookdata.Webhook) (webhookdata.Webhook, error) {
 		w.Status, w.StatusReason = webhookdata.Active, ""
 		return w, nil
 	})
@@ -157,12 +152,7 @@ func TestDeliveryTreatsARedirectAsAFailure(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxAge = 200 * time.Millisecond
 	runRunner(t, st, cfg)
-	eventually(t, "the webhook made inactive", func() bool {
-		w, _, err := st.Webhook(context.Background(), h.ID)
-		return err == nil && w.Status == webhookdata.Inactive
-	})
-	w, _, err := st.Webhook(context.Background(), h.ID)
-	require.NoError(err)
+	w := waitInactive(t, st, h)
 	require.Contains(w.StatusReason, "HTTP 307")
 	require.Empty(target.deliveries(), "a redirect is never followed")
 	require.NotEmpty(rc.deliveries())

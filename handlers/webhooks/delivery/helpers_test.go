@@ -183,3 +183,15 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	require.Eventually(t, cond, 20*time.Second, 5*time.Millisecond, what)
 }
+
+// waitInactive waits until h is inactive and returns its record.
+func waitInactive(t *testing.T, st *store.Store, h webhookdata.Webhook) webhookdata.Webhook {
+	t.Helper()
+	var rec webhookdata.Webhook
+	eventually(t, "the webhook made inactive", func() bool {
+		w, _, err := st.Webhook(context.Background(), h.ID)
+		rec = w
+		return err == nil && w.Status == webhookdata.Inactive
+	})
+	return rec
+}

@@ -109,12 +109,7 @@ func TestDeliveryRefusesPrivateTargetsUnlessAllowed(t *testing.T) {
 	cfg.AllowPrivateTargets = false
 	cfg.MaxAge = 200 * time.Millisecond
 	runRunner(t, st, cfg)
-	eventually(t, "the webhook made inactive", func() bool {
-		w, _, err := st.Webhook(context.Background(), h.ID)
-		return err == nil && w.Status == webhookdata.Inactive
-	})
-	w, _, err := st.Webhook(context.Background(), h.ID)
-	require.NoError(err)
+	w := waitInactive(t, st, h)
 	require.Contains(w.StatusReason, "not public")
 	require.Empty(rc.deliveries(), "a loopback receiver is never reached")
 	require.Equal(1, outboxLen(t, st, h))

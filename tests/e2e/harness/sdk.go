@@ -99,6 +99,9 @@ type SDKCase struct {
 	// KeepPages has the report hold every page's parsed result
 	// (SDKCall.PageResults), not only the first's.
 	KeepPages bool `json:"keepPages,omitempty"`
+	// Key, when set, is the API key this call sends instead of the
+	// input's (a key that may only read, for a 403).
+	Key string `json:"key,omitempty"`
 }
 
 // SDKRequestFrom fills a request parameter from an earlier case's result.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/avalanchego/utils/constants"
@@ -12,6 +13,7 @@ import (
 	"github.com/ava-labs/libevm/rpc"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/tests/e2e/harness"
 	"github.com/avadata/avadata/tests/e2e/truth"
 )
 
@@ -61,6 +63,16 @@ func readNodeFacts(t *testing.T, ctx context.Context) nodeFacts {
 	require.NoError(t, err)
 	f.ewoqX = addr
 	return f
+}
+
+// startAPITest is where each API test on the shared node starts: a
+// deadline, the node's base URL and facts, and a receiver on loopback for
+// the webhooks' URL.
+func startAPITest(t *testing.T) (context.Context, string, nodeFacts, *harness.WebhookReceiver) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	t.Cleanup(cancel)
+	return ctx, env.Base(t), readNodeFacts(t, ctx), harness.NewWebhookReceiver(t)
 }
 
 func blockchainID(t *testing.T, ctx context.Context, uri, alias string) string {

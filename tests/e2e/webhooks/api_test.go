@@ -21,11 +21,7 @@ import (
 // as strings, createdAt in ms), and that getWebhook answers the same.
 // The shared secret exists once a webhook does.
 func TestWebhooksAPICreateEachKind(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	base := env.Base(t)
-	facts := readNodeFacts(t, ctx)
-	rcv := harness.NewWebhookReceiver(t)
+	ctx, base, facts, rcv := startAPITest(t)
 	before := time.Now().UnixMilli()
 
 	type want struct {

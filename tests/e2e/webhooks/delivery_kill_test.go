@@ -2,7 +2,6 @@ package webhooks
 
 import (
 	"context"
-	"math/big"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -18,11 +17,13 @@ import (
 )
 
 // TestWebhooksDeliveryAcrossKill makes EVM activity on a watched address
-// while the receiver refuses every delivery, SIGKILLs the node with the
-// events pending (and again while it catches up on blocks accepted before
-// the kill it had not indexed), restarts it and lets the receiver take
-// them: every transaction the node's blocks give the address arrives at
-// least once, none missing, in the chain's order.
+// while the receiver refuses every delivery and SIGKILLs the node three
+// times: with the events pending and blocks just accepted (possibly not yet
+// indexed), again after more activity, and once in the middle of a
+// delivery the receiver took but the node never saw answered. Restarted,
+// with the receiver taking deliveries, every transaction the node's blocks
+// give the address arrives at least once, none missing, in the chain's
+// order; the one taken mid-kill arrives again, with the same messageId.
 func TestWebhooksDeliveryAcrossKill(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -42,56 +43,53 @@ func TestWebhooksDeliveryAcrossKill(t *testing.T) {
 	addr := freshAddress(t)
 	hook := createActivityHook(t, ctx, base, chain, addr, receiver.URL)
 	secret := harness.WebhookSecret(t, ctx, base)
-
-	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
-	require.NoError(t, err)
-	defer c.Close()
-	sent := sendTo(t, ctx, c, addr, 10)
-	receiver.WaitFor(t, ctx, "a refused delivery", func(d []harness.WebhookDelivery) bool { return len(d) > 0 })
-
-	// Kill with the events pending, and with more txs just sent: some
-	// are accepted but not yet indexed when the node dies.
-	more := sendAsync(t, ctx, c, addr, 10)
-	require.NoError(t, net.Kill())
-	c.Close()
-	require.NoError(t, net.Restart(ctx))
-	restarted := time.Now()
-	c, err = evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
-	require.NoError(t, err)
-	defer c.Close()
-	sent = append(sent, more...)
-	// The txs sent before the kill that the node never accepted are gone;
-	// the truth below is what its blocks hold.
-	sent = append(sent, sendTo(t, ctx, c, addr, 5)...)
-	receiver.WaitFor(t, ctx, "a refused delivery after the restart", func(d []harness.WebhookDelivery) bool {
-		return len(d) > 0 && d[len(d)-1].At.After(restarted)
-	})
+	sendThenKill := func(n int) {
+		c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
+		require.NoError(t, err)
+		defer c.Close()
+		began := time.Now()
+		sendTo(t, ctx, c, addr, n)
+		receiver.WaitFor(t, ctx, "a refused delivery", func(d []harness.WebhookDelivery) bool {
+			return len(d) > 0 && d[len(d)-1].At.After(began)
+		})
+		// The last receipts were just answered: their blocks may not be
+		// indexed yet when the node dies.
+		sendTo(t, ctx, c, addr, n)
+		require.NoError(t, net.Kill())
+		require.NoError(t, net.Restart(ctx))
+	}
+	sendThenKill(5)
+	sendThenKill(5)
 	require.Empty(t, taken(t, receiver.Deliveries()))
+
+	// Killed while the receiver holds a delivery it took: the node never
+	// saw the answer, so the event is still in its outbox.
+	receiver.SetHang(true)
+	receiver.SetStatus(http.StatusOK)
+	hung := receiver.WaitFor(t, ctx, "a delivery held open", func(d []harness.WebhookDelivery) bool {
+		return len(taken(t, d)) > 0
+	})
 	require.NoError(t, net.Kill())
+	receiver.SetHang(false)
 	require.NoError(t, net.Restart(ctx))
 
-	receiver.SetStatus(http.StatusOK)
 	want := chainTruth(t, ctx, chain, addr)
 	wantHashes := make([]common.Hash, len(want))
 	for i, x := range want {
 		wantHashes[i] = x.Hash
 	}
+	require.Len(t, want, 20, "every tx sent was accepted")
 	got := receiver.WaitFor(t, ctx, "every event", hasTxs(t, wantHashes))
 	requireDeliveredInOrder(t, ctx, chain, addr, hook, got, secret)
-	t.Logf("%d txs sent, %d on the chain; %d deliveries refused, %d taken (%d repeats)", len(sent), len(want),
-		len(got)-len(taken(t, got)), len(taken(t, got)), len(taken(t, got))-len(firstOccurrences(taken(t, got))))
-}
-
-// sendAsync sends n value transfers to addr without waiting for receipts
-// (the node may die before it accepts them); it returns the hashes it
-// handed to the node.
-func sendAsync(t *testing.T, ctx context.Context, c *evmtest.Client, addr common.Address, n int) []common.Hash {
-	t.Helper()
-	var out []common.Hash
-	for range n {
-		h, err := c.SendValue(ctx, addr, big.NewInt(1))
-		require.NoError(t, err)
-		out = append(out, h)
+	ds := taken(t, got)
+	held := taken(t, hung)[0]
+	repeats := 0
+	for _, d := range ds {
+		if d.MessageID == held.MessageID {
+			repeats++
+		}
 	}
-	return out
+	require.GreaterOrEqual(t, repeats, 2, "the delivery held open at the kill is sent again")
+	t.Logf("%d txs on the chain; %d deliveries refused, %d taken (%d repeats)", len(want),
+		len(got)-len(ds), len(ds), len(ds)-len(firstOccurrences(ds)))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ava-labs/libevm/common"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/scripts/localnet"
 	"github.com/avadata/avadata/tests/e2e/harness"
 	"github.com/avadata/avadata/tests/evmtest"
 )
@@ -26,15 +27,10 @@ const receiverDownFor = 2 * time.Minute
 func TestWebhooksDeliveryReceiverDown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	net := env.Net(t)
-	chain := net.EVMChains()[0]
-	base := net.BaseURL()
+	chain, base, c := onSharedChain(t, ctx)
 	receiver := harness.NewWebhookReceiver(t)
 	addr := freshAddress(t)
 	hook := createActivityHook(t, ctx, base, chain, addr, receiver.URL)
-	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
-	require.NoError(t, err)
-	defer c.Close()
 
 	sent := sendTo(t, ctx, c, addr, 2)
 	receiver.WaitFor(t, ctx, "the first events", hasTxs(t, sent))
@@ -64,17 +60,12 @@ func TestWebhooksDeliveryReceiverDown(t *testing.T) {
 func TestWebhooksDeliveryHangingReceiver(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	net := env.Net(t)
-	chain := net.EVMChains()[0]
-	base := net.BaseURL()
+	chain, base, c := onSharedChain(t, ctx)
 	hanging, healthy := harness.NewWebhookReceiver(t), harness.NewWebhookReceiver(t)
 	hanging.SetHang(true)
 	addr := freshAddress(t)
 	slow := createActivityHook(t, ctx, base, chain, addr, hanging.URL)
 	fast := createActivityHook(t, ctx, base, chain, addr, healthy.URL)
-	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
-	require.NoError(t, err)
-	defer c.Close()
 
 	// Each tx: accepted when the node first answers its receipt, then
 	// delivered to the healthy receiver.
@@ -118,15 +109,10 @@ func TestWebhooksDeliveryHangingReceiver(t *testing.T) {
 func TestWebhooksDeliveryRotatedSecret(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	net := env.Net(t)
-	chain := net.EVMChains()[0]
-	base := net.BaseURL()
+	chain, base, c := onSharedChain(t, ctx)
 	receiver := harness.NewWebhookReceiver(t)
 	addr := freshAddress(t)
 	createActivityHook(t, ctx, base, chain, addr, receiver.URL)
-	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
-	require.NoError(t, err)
-	defer c.Close()
 
 	old := harness.WebhookSecret(t, ctx, base)
 	first := sendTo(t, ctx, c, addr, 1)
@@ -172,4 +158,16 @@ func deliveredAt(t testing.TB, got []harness.WebhookDelivery, h common.Hash) tim
 	}
 	t.Fatalf("no delivery of %s", h)
 	return time.Time{}
+}
+
+// onSharedChain is the C-chain of the shared network, avadata's base URL
+// there and an EWOQ client of the chain (closed when the test ends).
+func onSharedChain(t *testing.T, ctx context.Context) (localnet.EVMChain, string, *evmtest.Client) {
+	t.Helper()
+	net := env.Net(t)
+	chain := net.EVMChains()[0]
+	c, err := evmtest.Dial(ctx, chain.RPCURL, genesis.EWOQKey)
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	return chain, net.BaseURL(), c
 }
