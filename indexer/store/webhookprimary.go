@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/ava-labs/avalanchego/ids"
+	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -344,8 +346,24 @@ func balanceAt(txn *blockTxn, chain netinfo.Chain, addr ids.ShortID, asset ids.I
 }
 
 // keyNaming is the key of h that names addr, as the webhook's owner wrote
-// it.
+// it. A webhook may watch thousands of keys: they are compared as strings
+// with addr's bech32 form (the keys share the network's HRP), and decoded
+// one by one only when none matches so (a key spelt otherwise).
 func keyNaming(h *webhookdata.Webhook, addr ids.ShortID) string {
+	var encoded string
+	for _, k := range h.Metadata.Keys {
+		bare := k[strings.IndexByte(k, '-')+1:]
+		if encoded == "" {
+			sep := strings.LastIndexByte(bare, '1')
+			if sep <= 0 {
+				continue
+			}
+			encoded, _ = address.FormatBech32(strings.ToLower(bare[:sep]), addr[:])
+		}
+		if strings.EqualFold(bare, encoded) {
+			return k
+		}
+	}
 	for _, k := range h.Metadata.Keys {
 		if a, err := webhookdata.ParsePrimaryAddress(k); err == nil && a == addr {
 			return k

@@ -229,3 +229,13 @@ func TestPrimaryWebhookEventsAreTheSameAfterARetriedCommit(t *testing.T) {
 	}
 	require.Equal(events(false), events(true))
 }
+
+// The event names an address as the webhook's key spells it: with or
+// without a chain prefix, in either case.
+func TestPrimaryWebhookKeyNaming(t *testing.T) {
+	h := &webhookdata.Webhook{Metadata: webhookdata.Metadata{Keys: []string{
+		primaryKey(t, "P", addrB), strings.ToUpper(primaryKey(t, "P", addrA)[2:]), primaryKey(t, "X", addrD)}}}
+	require.Equal(t, h.Metadata.Keys[1], keyNaming(h, addrA))
+	require.Equal(t, h.Metadata.Keys[0], keyNaming(h, addrB))
+	require.Equal(t, h.Metadata.Keys[2], keyNaming(h, addrD))
+}
