@@ -47,6 +47,7 @@ func TestWebhooksPrimaryStakeAndLocks(t *testing.T) {
 	ewoq, err := primary.MakePWallet(ctx, uri, ewoqKC, primary.WalletConfig{})
 	require.NoError(err, "EWOQ P wallet")
 	avaxID := ewoq.Builder().Context().AVAXAssetID
+	r.assets[avaxID.String()] = pnAsset{symbol: "AVAX", denomination: 9}
 	hook := createPrimaryHook(t, ctx, base, "P", constants.PlatformChainID, r.addrOn("P"),
 		map[string]string{"balanceType": "unlockedStaked", "balanceThreshold": fmt.Sprint(20 * units.Avax)})
 	secret := harness.WebhookSecret(t, ctx, base)

@@ -18,6 +18,7 @@ import (
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 	"github.com/ava-labs/avalanchego/utils/units"
 	"github.com/ava-labs/avalanchego/vms/components/avax"
+	"github.com/ava-labs/avalanchego/vms/components/verify"
 	"github.com/ava-labs/avalanchego/vms/secp256k1fx"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary"
 	"github.com/ava-labs/avalanchego/wallet/subnet/primary/common"
@@ -83,6 +84,14 @@ type pnRun struct {
 	cursor  map[string]uint64
 	initial map[string]primaryBalances
 	txs     []*pnTx
+	// assets are the symbol and denomination events must give each asset.
+	assets map[string]pnAsset
+}
+
+// pnAsset is an asset's symbol and denomination.
+type pnAsset struct {
+	symbol       string
+	denomination int
 }
 
 // newPNRun makes a fresh key whose activity a test follows, and reads its
@@ -92,7 +101,7 @@ func newPNRun(t *testing.T, ctx context.Context) (*pnRun, *secp256k1.PrivateKey)
 	key, err := secp256k1.NewPrivateKey()
 	require.NoError(t, err)
 	hrp := constants.GetHRP(constants.LocalID)
-	r := &pnRun{t: t, ctx: ctx, uri: env.URI(t), cursor: map[string]uint64{}}
+	r := &pnRun{t: t, ctx: ctx, uri: env.URI(t), cursor: map[string]uint64{}, assets: map[string]pnAsset{}}
 	r.addrOn = func(chain string) string {
 		s, err := address.Format(chain, hrp, key.Address().Bytes())
 		require.NoError(t, err)
@@ -122,6 +131,7 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	xCtx := ewoq.X().Builder().Context()
 	avaxID, xChain, cChain, pChain := xCtx.AVAXAssetID, xCtx.BlockchainID, ewoq.C().Builder().Context().BlockchainID, constants.PlatformChainID
 	chainIDs := map[string]ids.ID{"P": pChain, "X": xChain, "C": cChain}
+	r.assets[avaxID.String()] = pnAsset{symbol: "AVAX", denomination: 9}
 
 	hooks := map[string]*pnHook{}
 	filters := map[string]map[string]string{
@@ -140,10 +150,26 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	}
 
 	r.record("X", "BaseTx", harness.FundOnX(t, ctx, uri, key, 3*units.Avax))
+	// A second asset: EWOQ creates it (nothing of A's moves), then sends
+	// A some. (FundOnX spent EWOQ's UTXOs through a wallet of its own.)
+	ewoq, err = primary.MakeWallet(ctx, uri, ewoqKC, ewoqKC, primary.WalletConfig{})
+	require.NoError(err, "EWOQ wallet again")
+	ewoqOwner := secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{genesis.EWOQKey.Address()}}
+	tx, err := ewoq.X().IssueCreateAssetTx("Webhook Coin", "WHC", 2, map[uint32][]verify.State{
+		0: {&secp256k1fx.TransferOutput{Amt: 1_000_000, OutputOwners: ewoqOwner}},
+	}, opts...)
+	require.NoError(err, "CreateAssetTx")
+	coin := tx.ID()
+	r.assets[coin.String()] = pnAsset{symbol: "WHC", denomination: 2}
+	r.record("X", "CreateAssetTx", coin)
+	tx, err = ewoq.X().IssueBaseTx([]*avax.TransferableOutput{{Asset: avax.Asset{ID: coin},
+		Out: &secp256k1fx.TransferOutput{Amt: 12_345, OutputOwners: ownerA}}}, opts...)
+	require.NoError(err, "the coin to A")
+	r.record("X", "BaseTx", tx.ID())
 	aKC := secp256k1fx.NewKeychain(key)
 	a, err := primary.MakeWallet(ctx, uri, aKC, aKC, primary.WalletConfig{})
 	require.NoError(err, "A's wallet")
-	tx, err := a.X().IssueBaseTx([]*avax.TransferableOutput{{Asset: avax.Asset{ID: avaxID}, Out: &secp256k1fx.TransferOutput{
+	tx, err = a.X().IssueBaseTx([]*avax.TransferableOutput{{Asset: avax.Asset{ID: avaxID}, Out: &secp256k1fx.TransferOutput{
 		Amt: 200 * units.MilliAvax, OutputOwners: secp256k1fx.OutputOwners{Threshold: 1, Addrs: []ids.ShortID{genesis.EWOQKey.Address()}},
 	}}}, opts...)
 	require.NoError(err, "X transfer from A")
@@ -171,12 +197,12 @@ func TestWebhooksPrimaryAddressActivity(t *testing.T) {
 	r.record("P", "BaseTx", ptx.ID())
 
 	// What the activity calls for, so that an empty truth cannot pass: X
-	// the funding (and its threshold up), the transfer, the export to P
+	// the funding (and its threshold up), the coin, the transfer, the export to P
 	// (threshold down), the export to C, the import from C; P the import
 	// (threshold up) and the transfer; C the import (its export moves no
 	// UTXO of A's on C).
 	sdk := harness.InstallSDK(t)
-	for chain, n := range map[string]int{"P": 3, "X": 7, "C": 1} {
+	for chain, n := range map[string]int{"P": 3, "X": 8, "C": 1} {
 		r.verify(hooks[chain], avaxID, n, sdk, secret)
 	}
 }
@@ -348,10 +374,11 @@ func (r *pnRun) checkDeliveries(chain, hookID, chainID string, avaxID ids.ID, go
 		case "balance_change":
 			var changes []string
 			for _, c := range ev.BalanceChanges {
-				if c.AssetID == avaxID.String() {
-					require.Equal(t, "AVAX", c.Symbol)
-					require.Equal(t, 9, *c.Denomination)
-				}
+				want, known := r.assets[c.AssetID]
+				require.True(t, known, "asset %s is one of the test's", c.AssetID)
+				require.Equal(t, want.symbol, c.Symbol, "asset %s", c.AssetID)
+				require.NotNil(t, c.Denomination, "asset %s", c.AssetID)
+				require.Equal(t, want.denomination, *c.Denomination, "asset %s", c.AssetID)
 				net, ok := new(big.Int).SetString(c.Amount, 10)
 				require.True(t, ok, "amount %q", c.Amount)
 				types := map[string]*big.Int{}
