@@ -233,6 +233,12 @@ func createPrimaryHook(t *testing.T, ctx context.Context, base, chain string, ch
 		"network": "fuji", "chainId": h.chainID, "metadata": metadata,
 	})
 	h.id = created["id"].(string)
+	// Deactivated once the test is done, so that it counts against no
+	// later test's quota.
+	t.Cleanup(func() {
+		reply := harness.WebhookCall(t, context.Background(), base, "DELETE", "/v1/webhooks/"+h.id, harness.WebhookKey, nil)
+		require.Equal(t, 200, reply.Status, "deactivating webhook %s: %s", h.id, reply.Body)
+	})
 	return h
 }
 
