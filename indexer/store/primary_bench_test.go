@@ -128,11 +128,13 @@ func BenchmarkPrimaryIndexBytes(b *testing.B) {
 // memtable, as in the e2e benchmark; 20,000 also flush one.
 func BenchmarkPrimaryWriterBaseTxs(b *testing.B) {
 	for _, blocks := range []int{2_000, 20_000} {
-		b.Run(strconv.Itoa(blocks), func(b *testing.B) { benchPrimaryWriter(b, blocks) })
+		b.Run(strconv.Itoa(blocks), func(b *testing.B) { benchPrimaryWriter(b, blocks, nil) })
 	}
 }
 
-func benchPrimaryWriter(b *testing.B, blocks int) {
+// benchPrimaryWriter writes the blocks into fresh stores, each set up by
+// setup first (nil: none).
+func benchPrimaryWriter(b *testing.B, blocks int, setup func(*Store)) {
 	const batchSize = 64
 	noise := noiseSource()
 	sender, recipient := ids.ShortID{0xE1}, ids.ShortID{0xE2}
@@ -158,6 +160,9 @@ func benchPrimaryWriter(b *testing.B, blocks int) {
 		s, err := Open(b.TempDir(), logging.NoLog{})
 		require.NoError(b, err)
 		s.SetPrimaryNetwork(testNetwork(nil))
+		if setup != nil {
+			setup(s)
+		}
 		w := s.PrimaryWriter(netinfo.P)
 		before, faultsBefore := processCPU(b)
 		b.StartTimer()

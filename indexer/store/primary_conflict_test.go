@@ -41,6 +41,21 @@ func TestPrimaryWritersRaceOnExportsAndImports(t *testing.T) {
 	s := openFixture(t, newFixture())
 	s.SetPrimaryNetwork(testNetwork(nil))
 	const n = 300
+	t.Logf("%d conflicting commits retried", raceExportsAndImports(t, s, n))
+
+	got, err := s.PrimaryReader(nil).Balances(context.Background(), netinfo.P, []ids.ShortID{addrA, addrB}, n+1)
+	require.NoError(err)
+	require.Equal([]pdata.BalanceEntry{{Category: pdata.UnlockedUnstaked, Asset: avax, Amount: n * (n + 1) / 2, UTXOs: n}}, got)
+	// Every export was imported: nothing is left in atomic memory.
+	got, err = s.PrimaryReader(nil).Balances(context.Background(), netinfo.P, []ids.ShortID{addrA}, n+1)
+	require.NoError(err)
+	require.Empty(got)
+}
+
+// raceExportsAndImports writes n X blocks and n P blocks at once: X block h
+// exports h to A's P atomic memory, P block h imports it and pays h to B.
+// It returns how many commits conflicted (and were retried).
+func raceExportsAndImports(t *testing.T, s *Store, n uint64) int64 {
 	var xBlocks, pBlocks []*pdata.Block
 	for h := uint64(1); h <= n; h++ {
 		export := &pdata.Tx{ID: ids.ID{'e', byte(h), byte(h >> 8)}, Type: "ExportTx"}
@@ -74,14 +89,6 @@ func TestPrimaryWritersRaceOnExportsAndImports(t *testing.T) {
 	go func() { defer wg.Done(); errs[0] = run(netinfo.X, xBlocks) }()
 	go func() { defer wg.Done(); errs[1] = run(netinfo.P, pBlocks) }()
 	wg.Wait()
-	require.NoError(errors.Join(errs...))
-	t.Logf("%d conflicting commits retried", conflicts.Load())
-
-	got, err := s.PrimaryReader(nil).Balances(context.Background(), netinfo.P, []ids.ShortID{addrA, addrB}, n+1)
-	require.NoError(err)
-	require.Equal([]pdata.BalanceEntry{{Category: pdata.UnlockedUnstaked, Asset: avax, Amount: n * (n + 1) / 2, UTXOs: n}}, got)
-	// Every export was imported: nothing is left in atomic memory.
-	got, err = s.PrimaryReader(nil).Balances(context.Background(), netinfo.P, []ids.ShortID{addrA}, n+1)
-	require.NoError(err)
-	require.Empty(got)
+	require.NoError(t, errors.Join(errs...))
+	return conflicts.Load()
 }

@@ -37,6 +37,9 @@ func writeAtomicTxs(txn *blockTxn, net *PrimaryNetwork, chain netinfo.Chain, b *
 // genesis pseudo tx, ID ids.Empty, whose UTXOs have no tx to list) its
 // record, its place in the chain and a row for every address it involves.
 func writePrimaryTx(txn *blockTxn, net *PrimaryNetwork, at txPlace, tx *pdata.Tx) error {
+	if err := emitPrimaryActivity(txn, net, at, tx); err != nil {
+		return err
+	}
 	var involved addrSet
 	for i := range tx.Consumed {
 		owners, err := consumeUTXO(txn, at, tx.ID, &tx.Consumed[i])
