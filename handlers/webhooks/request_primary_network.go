@@ -8,6 +8,7 @@ import (
 	"github.com/ava-labs/avalanchego/utils/formatting/address"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
@@ -63,8 +64,21 @@ func (s *server) parsePrimaryNetworkAddressActivity(fields map[string]json.RawMe
 	if h.Metadata.AddressActivitySubEvents, err = subEvents(meta, fieldAddressActivitySubEvents, primaryNetworkSubEvents()); err != nil {
 		return err
 	}
-	h.Metadata.BalanceThresholdFilter, err = balanceThresholdFilter(meta)
-	return err
+	if h.Metadata.BalanceThresholdFilter, err = balanceThresholdFilter(meta, h.Chain); err != nil {
+		return err
+	}
+	subs := h.Metadata.AddressActivitySubEvents
+	if slices.Contains(subs, webhookdata.SubBalanceThreshold) && h.Metadata.BalanceThresholdFilter == nil {
+		return api.BadRequest("%s%s is required with the sub-event '%s'", whereMetadata, fieldBalanceThresholdFilter,
+			webhookdata.SubBalanceThreshold)
+	}
+	// Staking rewards are paid on the P-chain alone: on another chain the
+	// sub-event would never fire.
+	if slices.Contains(subs, webhookdata.SubRewardDistribution) && h.Chain != netinfo.P {
+		return api.BadRequest("invalid %s%s entry '%s': staking rewards are paid on the P-chain only",
+			whereMetadata, fieldAddressActivitySubEvents, webhookdata.SubRewardDistribution)
+	}
+	return nil
 }
 
 // primaryAddresses reads metadata.keys: bech32 addresses of the node's
@@ -134,8 +148,8 @@ func subEvents(meta map[string]json.RawMessage, name string, valid []string) ([]
 }
 
 // balanceThresholdFilter reads metadata.balanceThresholdFilter, nil when
-// absent.
-func balanceThresholdFilter(meta map[string]json.RawMessage) (*webhookdata.BalanceThresholdFilter, error) {
+// absent. Its balance type must be one chain's own txs move both ways.
+func balanceThresholdFilter(meta map[string]json.RawMessage, chain netinfo.Chain) (*webhookdata.BalanceThresholdFilter, error) {
 	obj, err := object(meta, whereMetadata, fieldBalanceThresholdFilter, false, []string{fieldBalanceType, fieldBalanceThreshold})
 	if err != nil || obj == nil {
 		return nil, err
@@ -147,6 +161,20 @@ func balanceThresholdFilter(meta map[string]json.RawMessage) (*webhookdata.Balan
 	}
 	if !slices.Contains(balanceTypes(), kind) {
 		return nil, api.BadRequest("invalid %s '%s': must be one of %s", where+fieldBalanceType, api.Truncate(kind), api.QuoteList(balanceTypes()))
+	}
+	if _, ok := webhookdata.ThresholdCategory(chain, kind); !ok {
+		var watchable []string
+		for _, t := range balanceTypes() {
+			if _, ok := webhookdata.ThresholdCategory(chain, t); ok {
+				watchable = append(watchable, t)
+			}
+		}
+		if len(watchable) == 0 {
+			return nil, api.BadRequest("invalid %s '%s': no balance of the %s-chain can be watched with a threshold "+
+				"(its atomic memory only grows by another chain's export)", where+fieldBalanceType, kind, chain)
+		}
+		return nil, api.BadRequest("invalid %s '%s': on the %s-chain it must be one of %s", where+fieldBalanceType, kind,
+			chain, api.QuoteList(watchable))
 	}
 	threshold, err := amountField(obj, where, fieldBalanceThreshold)
 	if err == nil && threshold == "" {

@@ -93,7 +93,7 @@ func evmRequest(url, chainID string, addresses ...string) map[string]any {
 func primaryRequest(url, chainID string, keys ...string) map[string]any {
 	return map[string]any{"eventType": "primary_network_address_activity", "url": url, "network": "fuji", "chainId": chainID,
 		"metadata": map[string]any{"keyType": "addresses", "keys": keys,
-			"subEvents": map[string]any{"addressActivitySubEvents": []string{"balance_change", "reward_distribution"}}}}
+			"subEvents": map[string]any{"addressActivitySubEvents": []string{"balance_change"}}}}
 }
 
 func validatorRequest(url, nodeID string) map[string]any {
