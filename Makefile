@@ -177,10 +177,11 @@ test-e2e-webhooks: build
 # operation on P, X and C (TestPrimarySDKConformance of make
 # test-e2e-primary), alone. It installs the SDK with npm ci on first use
 # (needs node and npm).
-# Also every Metrics API operation (TestMetricsSDKConformance of make test-e2e-metrics).
+# Also every Metrics API operation (TestMetricsSDKConformance of make test-e2e-metrics)
+# and the ten webhooks.* calls (TestWebhooksSDKConformance of make test-e2e-webhooks).
 .PHONY: test-sdk
 test-sdk: build
-	$(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run 'SDK' ./tests/e2e/evm/ ./tests/e2e/primary/ ./tests/e2e/metrics/
+	$(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run 'SDK' ./tests/e2e/evm/ ./tests/e2e/primary/ ./tests/e2e/metrics/ ./tests/e2e/webhooks/
 
 # Benchmarks: results go in the issue notes; nothing is asserted on speed.
 # The store ones index AVADATA_BENCH_TXS synthetic transactions (default
