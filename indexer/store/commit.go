@@ -112,7 +112,11 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 			return 0, fmt.Errorf("%s: block %d where %d was due: %w", chain, b.Height(), cursor.NextHeight+uint64(i), ErrNotContiguous)
 		}
 		w.blockTs = b.Time()
-		if err := write(w, b); err != nil {
+		err := write(w, b)
+		if err == nil {
+			err = w.placeWebhookEvents(i == 0)
+		}
+		if err != nil {
 			if errors.Is(err, badger.ErrTxnTooBig) {
 				return 0, &errOverflow{index: i}
 			}

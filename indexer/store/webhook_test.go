@@ -50,6 +50,7 @@ func TestWebhookEventsBeginAtTheChainsNextBlock(t *testing.T) {
 	require.NoError(w.emitWebhookEvent(&again, 55, map[string]int{"n": 1}))
 	require.NoError(w.emitWebhookEvent(&again, 55, map[string]int{"n": 2}))
 	require.NoError(w.emitWebhookEvent(&again, 56, map[string]int{"n": 3}))
+	require.NoError(w.placeWebhookEvents(true))
 	require.NoError(w.txn.Commit())
 	require.NoError(s.Close())
 

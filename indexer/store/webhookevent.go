@@ -3,14 +3,25 @@ package store
 import (
 	"fmt"
 
+	"github.com/dgraph-io/badger/v4"
+
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
 // The writers' side of the webhooks: a block's events go into the outbox
-// through the block's transaction (w.set, so they count against its
-// budget), keyed by the webhook, the block's height and the event's
-// sequence number among the webhook's events of that block. Writing a block
-// again (a retried commit) writes the same keys with the same bodies.
+// keyed by the webhook, the block's height and the event's sequence number
+// among the webhook's events of that block. Writing a block again (a
+// retried commit) writes the same keys with the same bodies.
+//
+// The writers gather a block's events; once the block is written they are
+// placed (placeWebhookEvents) in the block's own transaction, so that an
+// event exists exactly when its block is indexed. A block whose events
+// would not fit a transaction beside its rows (many webhooks watching what
+// most of a busy block touches) must still be indexed: its events are then
+// written on their own, in as many batches as they need, just before the
+// block's transaction commits. Should that commit fail, the block is
+// written again and gives the same rows; an event delivered in between is
+// sent again under the same messageId, which at-least-once allows.
 
 // webhookEvents is a block transaction's webhook state.
 type webhookEvents struct {
@@ -20,6 +31,8 @@ type webhookEvents struct {
 	// height is the block the sequence numbers count in.
 	height uint64
 	seq    map[webhookdata.ID]uint32
+	// pending are the block's events not yet placed.
+	pending []outboxRow
 	// written counts the events the transaction wrote (the commit wakes
 	// the delivery runner when there are any).
 	written int
@@ -55,5 +68,55 @@ func (w *blockTxn) emitWebhookEvent(h *webhookdata.Webhook, height uint64, event
 		return fmt.Errorf("webhook %s, %s block %d: %w", h.ID, w.chain, height, err)
 	}
 	w.hooks.written++
-	return w.set(outboxKey(h.ID, height, seq), body)
+	w.hooks.pending = append(w.hooks.pending, outboxRow{key: outboxKey(h.ID, height, seq), body: body})
+	return nil
+}
+
+// outboxRow is one event as the outbox holds it.
+type outboxRow struct {
+	key, body []byte
+}
+
+// placeWebhookEvents writes the events of the block just written: into
+// the transaction when they fit beside what it holds, else, for the
+// transaction's first block, on their own; for a later block it answers
+// badger.ErrTxnTooBig so that the blocks before it commit first and it
+// comes again as a transaction's first.
+func (w *blockTxn) placeWebhookEvents(first bool) error {
+	rows := w.hooks.pending
+	w.hooks.pending = nil
+	if len(rows) == 0 {
+		return nil
+	}
+	size, count := w.size, w.count+int64(len(rows))
+	if m := w.metrics; m != nil {
+		size, count = size+m.pendingSize, count+m.pendingCount
+	}
+	for _, r := range rows {
+		size += int64(len(r.key) + len(r.body) + entryOverhead)
+	}
+	// Three quarters leaves the commit room for its TPS, metric and
+	// cursor rows.
+	if size <= w.s.db.MaxBatchSize()/4*3 && count <= w.s.db.MaxBatchCount()/4*3 {
+		for _, r := range rows {
+			if err := w.set(r.key, r.body); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !first {
+		return badger.ErrTxnTooBig
+	}
+	batch := w.s.db.NewWriteBatch()
+	defer batch.Cancel()
+	for _, r := range rows {
+		if err := batch.Set(r.key, r.body); err != nil {
+			return fmt.Errorf("writing %d webhook events of %s block %d apart: %w", len(rows), w.chain, w.hooks.height, err)
+		}
+	}
+	if err := batch.Flush(); err != nil {
+		return fmt.Errorf("writing %d webhook events of %s block %d apart: %w", len(rows), w.chain, w.hooks.height, err)
+	}
+	return nil
 }

@@ -29,6 +29,7 @@ func TestPrimaryWebhookBalanceReadDoesNotConflict(t *testing.T) {
 	defer wp.txn.Discard()
 	defer wx.txn.Discard()
 	require.NoError(writePrimaryTx(wp, net, txPlace{chain: netinfo.P, pos: pdata.TxPos{Height: 5}, time: 12000}, f.t5))
+	require.NoError(wp.placeWebhookEvents(true))
 	require.NoError(writePrimaryTx(wx, net, txPlace{chain: netinfo.X, pos: pdata.TxPos{Height: 1}, time: 1500}, f.e1))
 	require.NoError(wx.txn.Commit())
 	require.NoError(wp.txn.Commit())

@@ -25,6 +25,9 @@ func (s *Store) WriteWebhookEvents(ctx context.Context, h webhookdata.Webhook, h
 				return 0, err
 			}
 		}
+		if err := w.placeWebhookEvents(true); err != nil {
+			return 0, err
+		}
 		return w.hooks.written, w.txn.Commit()
 	}()
 	if err != nil {
