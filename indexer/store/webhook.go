@@ -86,9 +86,12 @@ func writeWebhook(txn *badger.Txn, h webhookdata.Webhook) error {
 // sets the writers read and who to wake when a commit adds events.
 type webhookState struct {
 	// mu serialises the record writes that rebuild watches.
-	mu      sync.Mutex
-	watches atomic.Pointer[webhookdata.Watches]
-	notify  atomic.Pointer[func(netinfo.Chain)]
+	mu sync.Mutex
+	// secretMu serialises the writes of the shared secret: concurrent
+	// first draws would otherwise conflict (and one caller fail).
+	secretMu sync.Mutex
+	watches  atomic.Pointer[webhookdata.Watches]
+	notify   atomic.Pointer[func(netinfo.Chain)]
 }
 
 // Webhook reads a webhook's record; false when the store has none.
@@ -275,7 +278,20 @@ func (s *Store) WebhookSecret(ctx context.Context) (string, error) {
 		return "", err
 	}
 	var secret string
-	err := s.db.Update(func(txn *badger.Txn) error {
+	err := s.read(ctx, func(txn *badger.Txn) error {
+		v, err := getValue(txn, metaWebhookSecretKey)
+		secret = string(v)
+		return err
+	})
+	if err != nil || secret != "" {
+		if err != nil {
+			err = fmt.Errorf("loading the webhook secret: %w", err)
+		}
+		return secret, err
+	}
+	s.hooks.secretMu.Lock()
+	defer s.hooks.secretMu.Unlock()
+	err = s.db.Update(func(txn *badger.Txn) error {
 		v, err := getValue(txn, metaWebhookSecretKey)
 		if err != nil || v != nil {
 			secret = string(v)
@@ -302,6 +318,8 @@ func (s *Store) RotateWebhookSecret(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	s.hooks.secretMu.Lock()
+	defer s.hooks.secretMu.Unlock()
 	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(metaWebhookSecretKey, []byte(secret)) }); err != nil {
 		return "", fmt.Errorf("rotating the webhook secret: %w", err)
 	}

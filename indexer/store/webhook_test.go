@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,4 +90,33 @@ func TestWebhookSecretIsDrawnOnceAndRotates(t *testing.T) {
 	d, err := s.WebhookSecret(ctx)
 	require.NoError(err)
 	require.Equal(c, d)
+}
+
+// The first requests of a fresh node may ask for the secret at once (two
+// creations, a delivery): every one gets the same secret, none a conflict.
+func TestWebhookSecretDrawnOnceUnderConcurrentFirstUse(t *testing.T) {
+	ctx := context.Background()
+	for round := 0; round < 20; round++ {
+		s := openTest(t, t.TempDir())
+		const callers = 8
+		secrets := make([]string, callers)
+		errs := make([]error, callers)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range callers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				secrets[i], errs[i] = s.WebhookSecret(ctx)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for i := range callers {
+			require.NoError(t, errs[i], "caller %d", i)
+			require.Equal(t, secrets[0], secrets[i], "caller %d", i)
+		}
+		require.NoError(t, s.Close())
+	}
 }

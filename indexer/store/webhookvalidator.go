@@ -169,7 +169,7 @@ func emitAddressRewards(txn *blockTxn, cw *webhookdata.ChainWatches, at txPlace,
 				}
 				e := webhookdata.PrimaryRewardEvent{SubEvent: webhookdata.SubRewardDistribution, ChainID: h.ChainID,
 					BlockHeight: at.pos.Height, BlockHash: at.block.String(), BlockTimestamp: at.time,
-					TxHash: tx.ID.String(), TxType: tx.Type, Address: watchedKey(h, addr), RewardType: u.RewardType,
+					TxHash: tx.ID.String(), TxType: tx.Type, Address: keyNaming(h, addr), RewardType: u.RewardType,
 					Amount: strconv.FormatUint(u.Amount, 10), AssetID: u.Asset.String(), UTXOID: u.ID.String(),
 					NodeID: node.String(), StakingTxHash: tx.RewardOf.String()}
 				if err := txn.emitWebhookEvent(h, at.pos.Height, e); err != nil {
@@ -179,16 +179,6 @@ func emitAddressRewards(txn *blockTxn, cw *webhookdata.ChainWatches, at txPlace,
 		}
 	}
 	return nil
-}
-
-// watchedKey is addr as webhook h lists it among its keys.
-func watchedKey(h *webhookdata.Webhook, addr ids.ShortID) string {
-	for _, k := range h.Metadata.Keys {
-		if a, err := webhookdata.ParsePrimaryAddress(k); err == nil && a == addr {
-			return k
-		}
-	}
-	return addr.String() // cannot happen: h is watched under one of its keys
 }
 
 // ownerAddresses are o's addresses in bech32 (none: an empty list).
