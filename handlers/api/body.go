@@ -85,17 +85,24 @@ func malformedJSON(err error) *Error {
 }
 
 // isNull reports whether a member is absent or JSON null.
-func isNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
+// IsNull reports whether a member is absent or null.
+func IsNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
 
 // StringField returns a string member, "" when absent or null.
 func StringField(fields map[string]json.RawMessage, name string) (string, error) {
+	return StringFieldAt(fields, "", name)
+}
+
+// StringFieldAt is StringField of an object nested at where ("metadata."),
+// which messages name the member by.
+func StringFieldAt(fields map[string]json.RawMessage, where, name string) (string, error) {
 	raw := fields[name]
-	if isNull(raw) {
+	if IsNull(raw) {
 		return "", nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", BadRequest("invalid %s: must be a string", name)
+		return "", BadRequest("invalid %s: must be a string", where+name)
 	}
 	return s, nil
 }
@@ -127,7 +134,7 @@ func HexField(fields map[string]json.RawMessage, name string) ([]byte, error) {
 // strings, fractions and out-of-range values are not.
 func UintField(fields map[string]json.RawMessage, name string, def, maxValue uint64) (uint64, error) {
 	raw := fields[name]
-	if isNull(raw) {
+	if IsNull(raw) {
 		return def, nil
 	}
 	rangeErr := BadRequest("invalid %s %s: must be an integer between 0 and %d (default %d)", name, Truncate(string(raw)), maxValue, def)

@@ -72,7 +72,7 @@ func (s *server) parseCreateWebhookRequest(r *http.Request) (webhookdata.Webhook
 	if err != nil {
 		return h, err
 	}
-	kind, err := stringField(fields, "", fieldEventType)
+	kind, err := api.StringFieldAt(fields, "", fieldEventType)
 	if err != nil {
 		return h, err
 	}
@@ -111,7 +111,7 @@ func (s *server) parseCreateWebhookRequest(r *http.Request) (webhookdata.Webhook
 
 // requiredString returns a string member that must be present.
 func requiredString(fields map[string]json.RawMessage, where, name, what string) (string, error) {
-	v, err := stringField(fields, where, name)
+	v, err := api.StringFieldAt(fields, where, name)
 	if err == nil && v == "" {
 		err = api.BadRequest("%s is required: %s", where+name, what)
 	}

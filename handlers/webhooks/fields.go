@@ -22,26 +22,9 @@ const (
 // at the default bound, which the node's request body bound also is.
 const maxBodyBytes = 1 << 20
 
-// isNull reports whether a member is absent or JSON null.
-func isNull(raw json.RawMessage) bool { return raw == nil || string(raw) == "null" }
-
-// stringField returns a string member of fields (named where.name in
-// messages), "" when absent or null.
-func stringField(fields map[string]json.RawMessage, where, name string) (string, error) {
-	raw := fields[name]
-	if isNull(raw) {
-		return "", nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", api.BadRequest("invalid %s: must be a string", where+name)
-	}
-	return s, nil
-}
-
 // textField returns a free-text member of at most maxChars characters.
 func textField(fields map[string]json.RawMessage, name string, maxChars int) (string, error) {
-	s, err := stringField(fields, "", name)
+	s, err := api.StringFieldAt(fields, "", name)
 	if err != nil {
 		return "", err
 	}
@@ -54,7 +37,7 @@ func textField(fields map[string]json.RawMessage, name string, maxChars int) (st
 // boolField returns a boolean member and whether it was given.
 func boolField(fields map[string]json.RawMessage, name string) (value, given bool, err error) {
 	raw := fields[name]
-	if isNull(raw) {
+	if api.IsNull(raw) {
 		return false, false, nil
 	}
 	if err := json.Unmarshal(raw, &value); err != nil {
@@ -66,7 +49,7 @@ func boolField(fields map[string]json.RawMessage, name string) (value, given boo
 // stringList returns an array-of-strings member, nil when absent or null.
 func stringList(fields map[string]json.RawMessage, where, name string) ([]string, error) {
 	raw := fields[name]
-	if isNull(raw) {
+	if api.IsNull(raw) {
 		return nil, nil
 	}
 	var list []string
@@ -80,7 +63,7 @@ func stringList(fields map[string]json.RawMessage, where, name string) ([]string
 // may be absent (then nil).
 func object(fields map[string]json.RawMessage, where, name string, required bool, allowed []string) (map[string]json.RawMessage, error) {
 	raw := fields[name]
-	if isNull(raw) {
+	if api.IsNull(raw) {
 		if required {
 			return nil, api.BadRequest("%s is required: an object with %s", where+name, api.QuoteList(allowed))
 		}
@@ -92,7 +75,7 @@ func object(fields map[string]json.RawMessage, where, name string, required bool
 // amountField returns a member that is an amount (nAVAX) as a decimal
 // integer string, "" when absent.
 func amountField(fields map[string]json.RawMessage, where, name string) (string, error) {
-	s, err := stringField(fields, where, name)
+	s, err := api.StringFieldAt(fields, where, name)
 	if err != nil || s == "" {
 		return "", err
 	}

@@ -16,7 +16,7 @@ import (
 // parseTargetURL reads the url member: an absolute http or https URL with
 // a host, at most maxURLBytes long. Where it points is checkTarget's.
 func parseTargetURL(fields map[string]json.RawMessage, name string, required bool) (string, error) {
-	raw, err := stringField(fields, "", name)
+	raw, err := api.StringFieldAt(fields, "", name)
 	if err != nil {
 		return "", err
 	}

@@ -37,7 +37,7 @@ func (s *server) parseUpdateWebhookRequest(r *http.Request, h webhookdata.Webhoo
 		maxChars int
 		to       **string
 	}{{fieldName, maxNameChars, &c.Name}, {fieldDescription, maxDescriptionChars, &c.Description}} {
-		if isNull(fields[t.name]) {
+		if api.IsNull(fields[t.name]) {
 			continue
 		}
 		v, err := textField(fields, t.name, t.maxChars)
@@ -46,7 +46,7 @@ func (s *server) parseUpdateWebhookRequest(r *http.Request, h webhookdata.Webhoo
 		}
 		*t.to = &v
 	}
-	status, err := stringField(fields, "", fieldStatus)
+	status, err := api.StringFieldAt(fields, "", fieldStatus)
 	if err != nil {
 		return c, err
 	}
