@@ -21,7 +21,6 @@ import (
 func TestExportOfAPartialChainStartsAtItsFirstBlock(t *testing.T) {
 	blocks := testChain(12)
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	ctx := context.Background()
 	require.NoError(t, st.StartStream(ctx, fakenet.SubnetChain, store.StreamBlocks, 5))
 	indexBlocks(t, st, blocks[4:])

@@ -90,10 +90,13 @@ func expectedCSV(t *testing.T, blocks []*evmdata.Block, addrs []common.Address, 
 	return buf.String()
 }
 
+// openStore opens a store that closes when the test ends, after the
+// runners started on it have stopped (cleanups run last first).
 func openStore(t *testing.T, dir string) *store.Store {
 	t.Helper()
 	s, err := store.Open(dir, logging.NoLog{})
 	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
 	return s
 }
 
@@ -169,7 +172,6 @@ func create(t *testing.T, r *Runner, p Plan) Job {
 func TestExportMergesAddressesInOrderAcrossSteps(t *testing.T) {
 	blocks := testChain(12)
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	indexBlocks(t, st, blocks)
 	// Two transactions per address per step: merging must cut where every
 	// address's reads are complete.
@@ -190,7 +192,6 @@ func TestExportMergesAddressesInOrderAcrossSteps(t *testing.T) {
 func TestExportDatesMapToBlocks(t *testing.T) {
 	blocks := testChain(12) // days 0-3, three blocks each
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	indexBlocks(t, st, blocks)
 	r := startRunner(t, st, Config{}, nil)
 	ctx := context.Background()
@@ -261,7 +262,6 @@ func TestExportResumesAfterRestartWithoutRepeating(t *testing.T) {
 
 	// The restart: the store reopened, a new runner resumes the job.
 	st = openStore(t, dir)
-	defer st.Close()
 	r2 := startRunner(t, st, Config{StepTxs: 2}, nil)
 	require.Eventually(t, func() bool {
 		rec, _, err := st.ExportJob(context.Background(), jobID(job.OperationID))
@@ -275,7 +275,6 @@ func TestExportResumesAfterRestartWithoutRepeating(t *testing.T) {
 func TestExportTruncatesAtMaxRows(t *testing.T) {
 	blocks := testChain(12)
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	indexBlocks(t, st, blocks)
 	r := startRunner(t, st, Config{MaxRows: 5, StepTxs: 2}, nil)
 	job := create(t, r.Runner, Plan{Chains: []netinfo.ChainInfo{subnet(t)}, Addresses: []common.Address{alice}})
@@ -294,10 +293,8 @@ func TestExportTruncatesAtMaxRows(t *testing.T) {
 func TestAnyReplicaRunsTheSameExport(t *testing.T) {
 	blocks := testChain(12)
 	a := openStore(t, t.TempDir())
-	defer a.Close()
 	indexBlocks(t, a, blocks)
 	b := openStore(t, t.TempDir())
-	defer b.Close()
 	indexBlocks(t, b, blocks[:6]) // behind: it catches up while the export waits
 
 	ra := startRunner(t, a, Config{}, nil)
@@ -320,7 +317,6 @@ func TestAnyReplicaRunsTheSameExport(t *testing.T) {
 
 func TestOperationIDsAreCheckedAndExpire(t *testing.T) {
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	indexBlocks(t, st, testChain(3))
 	now := time.Now()
 	var mu sync.Mutex
@@ -374,7 +370,6 @@ func (panickingRows) Row(uint64, *evmdata.IndexedTx) []string { panic("shaping b
 
 func TestExportFailuresAreRecorded(t *testing.T) {
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	indexBlocks(t, st, testChain(3))
 	ctx := context.Background()
 
@@ -405,7 +400,6 @@ func TestExportFailuresAreRecorded(t *testing.T) {
 
 func TestTooManyExportsAreRefused(t *testing.T) {
 	st := openStore(t, t.TempDir())
-	defer st.Close()
 	indexBlocks(t, st, testChain(3))
 	// Not running: the jobs stay queued.
 	r := New(st, handlertest.NewFakes(), evm.NewExportRows(), evm.ExportColumns(), Config{MaxJobs: 2}, nil, nil)
