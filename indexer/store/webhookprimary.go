@@ -97,10 +97,7 @@ func emitPrimaryActivity(txn *blockTxn, net *PrimaryNetwork, at txPlace, tx *pda
 	if err != nil {
 		return fmt.Errorf("webhook balance changes: %w", err)
 	}
-	common := webhookdata.PrimaryEvent{
-		ChainID: chainIDOf(net, at.chain), BlockHeight: at.pos.Height, BlockHash: blockHashOf(at),
-		BlockTimestamp: at.time, TxHash: tx.ID.String(), TxType: tx.Type,
-	}
+	common := webhookdata.PrimaryEvent{PrimaryEventHead: primaryEventHead(chainIDOf(net, at.chain), at, tx)}
 	for _, addr := range d.order.list {
 		changes, err := balanceChanges(txn, net, at.chain, d.by[addr])
 		if err != nil {
@@ -377,6 +374,13 @@ func chainIDOf(net *PrimaryNetwork, chain netinfo.Chain) string {
 		return ""
 	}
 	return net.IDOf(chain).String()
+}
+
+// primaryEventHead is where tx is, as every primary-network address
+// event says it (the sub-event and the address are the caller's).
+func primaryEventHead(chainID string, at txPlace, tx *pdata.Tx) webhookdata.PrimaryEventHead {
+	return webhookdata.PrimaryEventHead{ChainID: chainID, BlockHeight: at.pos.Height,
+		BlockHash: blockHashOf(at), BlockTimestamp: at.time, TxHash: tx.ID.String(), TxType: tx.Type}
 }
 
 // blockHashOf names a tx's block as its chain does: a C-chain block by its

@@ -167,9 +167,9 @@ func emitAddressRewards(txn *blockTxn, cw *webhookdata.ChainWatches, at txPlace,
 				if !h.WantsSubEvent(webhookdata.SubRewardDistribution) {
 					continue
 				}
-				e := webhookdata.PrimaryRewardEvent{SubEvent: webhookdata.SubRewardDistribution, ChainID: h.ChainID,
-					BlockHeight: at.pos.Height, BlockHash: at.block.String(), BlockTimestamp: at.time,
-					TxHash: tx.ID.String(), TxType: tx.Type, Address: keyNaming(h, addr), RewardType: u.RewardType,
+				head := primaryEventHead(h.ChainID, at, tx)
+				head.SubEvent, head.Address = webhookdata.SubRewardDistribution, keyNaming(h, addr)
+				e := webhookdata.PrimaryRewardEvent{PrimaryEventHead: head, RewardType: u.RewardType,
 					Amount: strconv.FormatUint(u.Amount, 10), AssetID: u.Asset.String(), UTXOID: u.ID.String(),
 					NodeID: node.String(), StakingTxHash: tx.RewardOf.String()}
 				if err := txn.emitWebhookEvent(h, at.pos.Height, e); err != nil {

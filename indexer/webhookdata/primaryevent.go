@@ -4,12 +4,9 @@ import (
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
-// PrimaryEvent is the event of a primary_network_address_activity
-// delivery: what happened to one watched address in one tx of the
-// webhook's chain (P, X, or the C-chain's atomic txs). The members every
-// sub-event has come first; BalanceChanges belong to balance_change, the
-// threshold members to balance_threshold (the others are omitted).
-type PrimaryEvent struct {
+// PrimaryEventHead are the members every primary_network_address_activity
+// event begins with: where the tx is and which watched address it is for.
+type PrimaryEventHead struct {
 	SubEvent string `json:"subEvent"`
 	// ChainID is the blockchain ID of the chain the tx is on.
 	ChainID     string `json:"chainId"`
@@ -23,6 +20,15 @@ type PrimaryEvent struct {
 	TxType string `json:"txType"`
 	// Address is the watched address as the webhook's key names it.
 	Address string `json:"address"`
+}
+
+// PrimaryEvent is the event of a primary_network_address_activity
+// delivery: what happened to one watched address in one tx of the
+// webhook's chain (P, X, or the C-chain's atomic txs). The members every
+// sub-event has come first; BalanceChanges belong to balance_change, the
+// threshold members to balance_threshold (the others are omitted).
+type PrimaryEvent struct {
+	PrimaryEventHead
 
 	// BalanceChanges (balance_change): by asset, what the tx changed of
 	// the address's balances on the chain.

@@ -5,15 +5,7 @@ package webhookdata
 // staking reward UTXO (a RewardValidatorTx on the P-chain). Its first
 // members are those of the webhook kind's other events.
 type PrimaryRewardEvent struct {
-	SubEvent       string `json:"subEvent"`
-	ChainID        string `json:"chainId"`
-	BlockHeight    uint64 `json:"blockHeight"`
-	BlockHash      string `json:"blockHash"`
-	BlockTimestamp int64  `json:"blockTimestamp"`
-	TxHash         string `json:"txHash"`
-	TxType         string `json:"txType"`
-	// Address is the watched address as the webhook lists it.
-	Address string `json:"address"`
+	PrimaryEventHead
 	// RewardType is VALIDATOR, DELEGATOR or VALIDATOR_FEE.
 	RewardType string `json:"rewardType"`
 	Amount     string `json:"amount"`
