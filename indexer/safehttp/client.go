@@ -69,14 +69,22 @@ func NewClient(opts Options) *http.Client {
 }
 
 // notPublic are the ranges beyond Go's own predicates that no public
-// service answers on: "this network", shared address space (carrier NAT),
-// IETF protocol assignments, benchmarking, and the IPv4 reserved block.
+// service answers on, or that carry an IPv4 address the check would not
+// see: "this network", shared address space (carrier NAT), IETF protocol
+// assignments, benchmarking, the IPv4 reserved block; IPv6 translation and
+// tunnelling prefixes (NAT64, 6to4, Teredo), whose IPv4 side may be a
+// private one, and the deprecated site-local block.
 var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
 	netip.MustParsePrefix("192.0.0.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"),
 	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("64:ff9b::/96"),
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("2002::/16"),
+	netip.MustParsePrefix("2001::/32"),
+	netip.MustParsePrefix("fec0::/10"),
 }
 
 // PublicAddress reports whether a is a public unicast address: not
