@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,9 +47,21 @@ func TestWebhooksReplicasDeliverTheSameEvents(t *testing.T) {
 
 	receiver := harness.NewWebhookReceiver(t)
 	watched := genesis.EWOQKey.EthAddress() // the sender of harness.TxIssuer's C-chain txs
-	created := harness.CreateWebhook(t, ctx, baseA, map[string]any{"eventType": "address_activity",
+	request := map[string]any{"eventType": "address_activity",
 		"url": receiver.URL, "chainId": evmChainID.ToInt().String(), "name": "redundant",
-		"metadata": map[string]any{"addresses": []string{watched.Hex()}}, "includeLogs": true})
+		"metadata": map[string]any{"addresses": []string{watched.Hex()}}, "includeLogs": true}
+	// A freshly started network's avadata knows the C-chain's EVM chain ID
+	// once its follower has read it.
+	var created map[string]any
+	require.Eventually(t, func() bool {
+		reply := harness.WebhookCall(t, ctx, baseA, "POST", "/v1/webhooks", harness.WebhookKey, request)
+		if reply.Status == 400 && strings.Contains(string(reply.Body), "not read yet") {
+			return false
+		}
+		require.Equal(t, 201, reply.Status, "creating a webhook: %s", reply.Body)
+		reply.Decode(t, &created)
+		return true
+	}, time.Minute, 500*time.Millisecond)
 	id, _ := created["id"].(string)
 	require.NotEmpty(t, id, "created webhook: %v", created)
 
@@ -142,6 +155,7 @@ func TestWebhooksReplicasDeliverTheSameEvents(t *testing.T) {
 		require.Len(t, copies, 1, "messageId %s: only B delivers after A's deactivation", messageID)
 		checkAgainstReceipt(t, ctx, eth, copies[0], id)
 	}
+	t.Logf("after A's deactivation: %d events, each delivered once (by B)", len(byMessage))
 	reply = harness.WebhookCall(t, ctx, baseB, "PATCH", "/v1/webhooks/"+id, harness.WebhookKey, map[string]any{"status": "inactive"})
 	require.Equal(t, 200, reply.Status, "deactivating on B: %s", reply.Body)
 }
