@@ -126,7 +126,7 @@ func TestWebhooksReplicasDeliverTheSameEvents(t *testing.T) {
 	checked := 0
 	for messageID, copies := range byMessage {
 		checkAgainstReceipt(t, ctx, eth, copies[0], id)
-		if !slices.Contains(sent, decodeReplicaEnvelope(t, copies[0]).Event.Transaction.TxHash) {
+		if !slices.Contains(sent, decodeDelivery(t, copies[0]).Event.Transaction.TxHash) {
 			continue // another test's tx of the address, before the import
 		}
 		require.Len(t, copies, 2, "messageId %s: one delivery from each replica", messageID)
@@ -187,24 +187,10 @@ func editRecord(t *testing.T, record json.RawMessage, change func(m map[string]a
 	return out
 }
 
-// replicaEnvelope is the part of a delivery the test groups and checks by.
-type replicaEnvelope struct {
-	WebhookID string `json:"webhookId"`
-	MessageID string `json:"messageId"`
-	Event     struct {
-		Transaction struct {
-			TxHash      string `json:"txHash"`
-			BlockNumber string `json:"blockNumber"`
-			BlockHash   string `json:"blockHash"`
-		} `json:"transaction"`
-	} `json:"event"`
-}
-
-func decodeReplicaEnvelope(t *testing.T, d harness.WebhookDelivery) replicaEnvelope {
+// decodeDelivery reads one delivery.
+func decodeDelivery(t *testing.T, d harness.WebhookDelivery) deliveredTx {
 	t.Helper()
-	var env replicaEnvelope
-	require.NoError(t, json.Unmarshal(d.Body, &env), "delivery body %s", d.Body)
-	return env
+	return parseDeliveries(t, []harness.WebhookDelivery{d})[0]
 }
 
 // groupByMessage groups deliveries by messageId.
@@ -212,7 +198,7 @@ func groupByMessage(t *testing.T, deliveries []harness.WebhookDelivery) map[stri
 	t.Helper()
 	out := map[string][]harness.WebhookDelivery{}
 	for _, d := range deliveries {
-		id := decodeReplicaEnvelope(t, d).MessageID
+		id := decodeDelivery(t, d).MessageID
 		require.NotEmpty(t, id, "delivery without messageId: %s", d.Body)
 		out[id] = append(out[id], d)
 	}
@@ -226,7 +212,7 @@ func waitForCopies(t *testing.T, ctx context.Context, r *harness.WebhookReceiver
 	r.WaitFor(t, ctx, fmt.Sprintf("%d copies of %d txs", copies, len(sent)), func(got []harness.WebhookDelivery) bool {
 		seen := map[string]int{}
 		for _, d := range got {
-			var env replicaEnvelope
+			var env deliveredTx
 			if json.Unmarshal(d.Body, &env) == nil {
 				seen[env.Event.Transaction.TxHash]++
 			}
@@ -249,7 +235,7 @@ func checkAgainstReceipt(t *testing.T, ctx context.Context, eth interface {
 }, d harness.WebhookDelivery, webhookID string,
 ) {
 	t.Helper()
-	env := decodeReplicaEnvelope(t, d)
+	env := decodeDelivery(t, d)
 	require.Equal(t, webhookID, env.WebhookID)
 	tx := env.Event.Transaction
 	var receipt struct {
