@@ -85,7 +85,8 @@ func checkBackend(b Backend) error {
 
 // routes is the routing table.
 func (s *server) routes(ctrl Controller) ([]api.Route, error) {
-	rpcHandler, err := newRPCHandler(s, ctrl)
+	hooks := webhooks.NewService(s.Core, s.cfg.Webhooks, s.backend.Webhooks)
+	rpcHandler, err := newRPCHandler(s, ctrl, hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 		{Name: "index", Method: http.MethodGet, Path: "/", Summary: "this index", Handler: s.Adapt(s.serveIndex)},
 		{Name: "openapi", Method: http.MethodGet, Path: "/openapi.json", Summary: "OpenAPI 3.1 document", Handler: s.Adapt(s.serveOpenAPI)},
 		{Name: "status", Method: http.MethodGet, Path: "/v1/status", Summary: "follower progress", Handler: s.Adapt(s.serveStatus)},
-		{Name: "rpc", Method: http.MethodPost, Path: "/rpc", Summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower)", Handler: rpcHandler},
+		{Name: "rpc", Method: http.MethodPost, Path: "/rpc", Summary: "JSON-RPC 2.0 (avadata.status, avadata.pauseFollower, avadata.resumeFollower, avadata.exportWebhooks, avadata.importWebhooks)", Handler: rpcHandler},
 		{Name: routeDataHealthCheck, Method: http.MethodGet, Path: "/v1/health-check", Summary: "health of avadata's followers", Handler: s.Adapt(s.serveDataHealthCheck)},
 		{Name: routeLiveCheck, Method: http.MethodGet, Path: "/v1/live-check", Summary: "liveness of avadata (reads only)", Handler: s.Adapt(s.serveLiveCheck)},
 	}
@@ -104,6 +105,6 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	routes = append(routes, evm.Routes(s.Core, s.cfg.EVM, b.EVM, b.EVMState)...)
 	routes = append(routes, primary.Routes(s.Core, b.Primary, b.Staking, b.Platform, b.Vertices)...)
 	routes = append(routes, operations.Routes(s.Core, b.Exports)...)
-	routes = append(routes, webhooks.Routes(s.Core, s.cfg.Webhooks, b.Webhooks)...)
+	routes = append(routes, hooks.Routes()...)
 	return routes, nil
 }

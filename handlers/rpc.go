@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/rpc/v2/json2"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/handlers/webhooks"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
 
@@ -23,16 +24,24 @@ const rpcServiceName = "avadata"
 // Config.MaxBodyBytes if smaller); our methods take at most a chain name.
 const maxRPCBodyBytes = 64 << 10
 
+// maxAdminRPCBodyBytes bounds them when the admin methods exist:
+// avadata.importWebhooks takes a node's webhooks, each up to a create
+// request's size. Config.MaxBodyBytes (maxRequestBodyBytes) still bounds
+// every body; a larger set is imported in parts.
+const maxAdminRPCBodyBytes = 32 << 20
+
 // newRPCHandler builds the POST /rpc handler. The follower controls exist
 // only when ctrl is non-nil (adminApiEnabled); otherwise calling them yields
 // a "method not found" error that says why.
-func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
+func newRPCHandler(s *server, ctrl Controller, hooks *webhooks.Service) (http.Handler, error) {
 	rpcServer := rpc.NewServer()
 	rpcServer.RegisterCodec(methodCaseCodec{adminEnabled: ctrl != nil, hasMethod: rpcServer.HasMethod}, api.ContentTypeJSON)
 
 	var service any = &statusService{server: s}
+	bodyLimit := int64(maxRPCBodyBytes)
 	if ctrl != nil {
-		service = &adminService{statusService: statusService{server: s}, ctrl: ctrl}
+		service = &adminService{statusService: statusService{server: s}, ctrl: ctrl, hooks: hooks}
+		bodyLimit = maxAdminRPCBodyBytes
 	}
 	if err := rpcServer.RegisterService(service, rpcServiceName); err != nil {
 		return nil, fmt.Errorf("registering JSON-RPC service: %w", err)
@@ -47,7 +56,7 @@ func newRPCHandler(s *server, ctrl Controller) (http.Handler, error) {
 		if r.Body == nil {
 			r.Body = http.NoBody
 		}
-		body, ok := validateRPCRequest(w, r)
+		body, ok := validateRPCRequest(w, r, bodyLimit)
 		if !ok {
 			return
 		}
@@ -83,10 +92,12 @@ type FollowerReply struct {
 	Paused bool   `json:"paused"`
 }
 
-// adminService adds the follower controls to statusService.
+// adminService adds the follower controls and the copy of webhooks between
+// replicas (rpc_webhooks.go) to statusService.
 type adminService struct {
 	statusService
-	ctrl Controller
+	ctrl  Controller
+	hooks *webhooks.Service
 }
 
 // PauseFollower stops a follower after its current block.
@@ -183,7 +194,8 @@ func (r *methodCaseRequest) Method() (string, error) {
 
 func (c methodCaseCodec) unknownMethodMessage(method string) string {
 	switch method {
-	case rpcServiceName + ".pauseFollower", rpcServiceName + ".resumeFollower":
+	case rpcServiceName + ".pauseFollower", rpcServiceName + ".resumeFollower",
+		rpcServiceName + ".exportWebhooks", rpcServiceName + ".importWebhooks":
 		if !c.adminEnabled {
 			return fmt.Sprintf("method %q is not available: the admin API is disabled on this node (adminApiEnabled)", method)
 		}

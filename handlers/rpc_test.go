@@ -112,6 +112,8 @@ func TestRPCMalformedRequests(t *testing.T) {
 	}
 
 	t.Run("oversized body", func(t *testing.T) {
+		// Without the admin methods the bound is maxRPCBodyBytes.
+		srv := newTestAPI(t, handlertest.Config(), handlertest.NewFakes(), nil)
 		body := `{"jsonrpc":"2.0","method":"avadata.status","params":{"pad":"` + strings.Repeat("x", maxRPCBodyBytes) + `"},"id":1}`
 		rec := srv.Request(t, http.MethodPost, "/ext/bc/data/rpc", body)
 		handlertest.RequireDataError(t, rec, http.StatusRequestEntityTooLarge, "request body too large", "65536 bytes (64 KiB)")

@@ -62,8 +62,8 @@ func decodeRPCRequest(body []byte) (rpcRequestShape, error) {
 // otherwise it has written the reply: a JSON-RPC error, or a 413 in the
 // spec's error body for a body over the limit (as on every route: the body
 // was not read whole, so there is no request to answer in JSON-RPC).
-func validateRPCRequest(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	body, err := api.ReadBody(r, maxRPCBodyBytes)
+func validateRPCRequest(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := api.ReadBody(r, limit)
 	if err != nil {
 		var apiErr *api.Error
 		if errors.As(err, &apiErr) && apiErr.Status == http.StatusRequestEntityTooLarge {

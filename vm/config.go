@@ -66,6 +66,8 @@ type Config struct {
 	// RateLimit bounds requests per second for anonymous and keyed clients.
 	RateLimit RateLimitConfig `json:"rateLimit"`
 	// AdminAPIEnabled exposes avadata.pauseFollower/resumeFollower over JSON-RPC.
+	// It also exposes avadata.exportWebhooks/importWebhooks, which copy the
+	// webhooks and their secret between replicas.
 	AdminAPIEnabled bool `json:"adminApiEnabled"`
 	// RequestTimeout is the time budget of every API request (REST and
 	// JSON-RPC); past it the client gets a 503. 0: serve.DefaultRequestTimeout.

@@ -72,6 +72,13 @@ func (s *server) parseCreateWebhookRequest(r *http.Request) (webhookdata.Webhook
 	if err != nil {
 		return h, err
 	}
+	return s.parseCreateWebhookFields(fields)
+}
+
+// parseCreateWebhookFields checks a create request's members (the body's,
+// or an imported record's: replicas.go) and reads them into a record.
+func (s *server) parseCreateWebhookFields(fields map[string]json.RawMessage) (webhookdata.Webhook, error) {
+	var h webhookdata.Webhook
 	kind, err := api.StringFieldAt(fields, "", fieldEventType)
 	if err != nil {
 		return h, err

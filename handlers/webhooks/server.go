@@ -12,7 +12,8 @@
 // the caller's choosing, and the secret lets anyone forge deliveries.
 //
 // Webhooks are node-local: behind a load balancer the management calls go
-// to the one node that delivers (README.md, Webhooks).
+// to one node; the operator copies its webhooks to other replicas for
+// redundant delivery (replicas.go; README.md, Webhooks across replicas).
 package webhooks
 
 import (
@@ -35,6 +36,10 @@ type Backend interface {
 	Webhooks(ctx context.Context) ([]webhookdata.Webhook, error)
 	WebhookSecret(ctx context.Context) (string, error)
 	RotateWebhookSecret(ctx context.Context) (string, error)
+	// ImportWebhook creates or replaces a webhook under its own ID (a copy
+	// from another replica); SetWebhookSecret sets the shared secret.
+	ImportWebhook(ctx context.Context, h webhookdata.Webhook) (webhookdata.Webhook, error)
+	SetWebhookSecret(ctx context.Context, secret string) error
 	// NextHeight is the height of the first block of chain the node
 	// accepts from now on, as far as its follower has seen the node; 0
 	// when it does not know (the store then bounds it by its own next
@@ -61,6 +66,21 @@ type server struct {
 
 // Routes returns the routes of the webhook operations.
 func Routes(core *api.Core, cfg Config, hooks Backend) []api.Route {
-	s := &server{Core: core, cfg: cfg.withDefaults(), hooks: hooks}
-	return s.webhookRoutes()
+	return NewService(core, cfg, hooks).Routes()
 }
+
+// Service is the webhook operations of one node: the API's routes and the
+// operator's copy between replicas (replicas.go), which share the quota's
+// lock.
+type Service struct {
+	s *server
+}
+
+// NewService serves the webhooks hooks keeps; hooks may be nil (the node
+// keeps none).
+func NewService(core *api.Core, cfg Config, hooks Backend) *Service {
+	return &Service{s: &server{Core: core, cfg: cfg.withDefaults(), hooks: hooks}}
+}
+
+// Routes returns the routes of the webhook operations.
+func (v *Service) Routes() []api.Route { return v.s.webhookRoutes() }

@@ -66,6 +66,7 @@ type deliveredTx struct {
 			TxHash           string `json:"txHash"`
 			BlockNumber      string `json:"blockNumber"`
 			TransactionIndex uint64 `json:"transactionIndex"`
+			BlockHash        string `json:"blockHash"`
 		} `json:"transaction"`
 	} `json:"event"`
 	// Delivery is the request as the receiver got it.
