@@ -18,7 +18,7 @@ func (s *server) nextHeight(ctx context.Context, chain netinfo.Chain, chainID st
 	if !known {
 		return 0, &api.RetryLaterError{
 			Err: api.NewError(http.StatusServiceUnavailable,
-				"the node's height of chain %s is not known yet (its follower has not read it from the node); "+
+				"the node's height of chain %s is not known yet (avadata has not read it from the node, or the node did not answer); "+
 					"a webhook's events begin with the node's next block, so try again shortly", chainID),
 			RetryAfterSeconds: api.DefaultRetryAfter,
 		}
