@@ -337,3 +337,19 @@ func (ix *Indexer) NativeBalance(ctx context.Context, chain netinfo.Chain, addr 
 	}
 	return c.Balance(ctx, addr)
 }
+
+// NodeHead reads the node's current height of chain (Follower.NodeHead):
+// false while the chain's follower has not read the node's head yet.
+func (ix *Indexer) NodeHead(ctx context.Context, chain netinfo.Chain) (uint64, bool, error) {
+	r, err := ix.runner(chain)
+	if err != nil {
+		return 0, false, err
+	}
+	f, ok := r.(interface {
+		NodeHead(ctx context.Context) (uint64, bool, error)
+	})
+	if !ok {
+		return 0, false, fmt.Errorf("chain %s's follower cannot read the node's head", chain)
+	}
+	return f.NodeHead(ctx)
+}

@@ -123,4 +123,8 @@ func setRetryAfter(w http.ResponseWriter, err error) {
 	if errors.As(err, &behind) {
 		w.Header().Set("Retry-After", strconv.Itoa(behind.retryAfterSeconds))
 	}
+	var later *RetryLaterError
+	if errors.As(err, &later) {
+		w.Header().Set("Retry-After", strconv.Itoa(later.RetryAfterSeconds))
+	}
 }

@@ -32,8 +32,10 @@ func (s *server) parseAddressesChangeRequest(r *http.Request, h webhookdata.Webh
 
 // changeAddresses writes the addresses change computes from a webhook's
 // current ones (under the store's write, so concurrent changes compose).
+// The status stays as it is, so the store takes no first height from the
+// call (fromHeight 0).
 func (s *server) changeAddresses(r *http.Request, h webhookdata.Webhook, change func(have []string) ([]string, error)) (webhookdata.Webhook, error) {
-	return s.hooks.UpdateWebhook(r.Context(), h.ID, h.Chain, s.hooks.NextHeight(h.Chain),
+	return s.hooks.UpdateWebhook(r.Context(), h.ID, h.Chain, 0,
 		func(h webhookdata.Webhook) (webhookdata.Webhook, error) {
 			addrs, err := change(h.Metadata.Addresses)
 			if err != nil {

@@ -31,7 +31,9 @@ func (s *server) serveCreateWebhook(w http.ResponseWriter, r *http.Request, _ *a
 		return err
 	}
 	h.Status, h.CreatedAtMs = webhookdata.Active, s.Now().UnixMilli()
-	h.FromHeight = s.hooks.NextHeight(h.Chain)
+	if h.FromHeight, err = s.nextHeight(ctx, h.Chain, h.ChainID); err != nil {
+		return err
+	}
 	s.limitMu.Lock()
 	defer s.limitMu.Unlock()
 	if err := s.checkQuota(ctx, true); err != nil {

@@ -66,6 +66,8 @@ func TestCreateWebhookBadInput(t *testing.T) {
 		{"too many addresses", evMeta(`{"addresses":["0x0000000000000000000000000000000000000001","0x0000000000000000000000000000000000000002",` +
 			`"0x0000000000000000000000000000000000000003","0x0000000000000000000000000000000000000004"]}`), []string{"4 addresses", "at most 3"}},
 		{"bad event signature", evMeta(`{"addresses":["0x00000000000000000000000000000000000a11ce"],"eventSignatures":["0xddf2"]}`), []string{"invalid metadata.eventSignatures entry '0xddf2'"}},
+		{"too many event signatures", evMeta(`{"addresses":["0x00000000000000000000000000000000000a11ce"],"eventSignatures":[` +
+			strings.Repeat(`"`+aSig+`",`, maxEventSignatures) + `"` + aSig + `"]}`), []string{"invalid metadata.eventSignatures: has 101 entries, at most 100"}},
 		{"no network", `{"eventType":"validator_activity","url":"https://h.example/"}`, []string{"network is required"}},
 		{"unknown network", vaPrefix[:len(vaPrefix)-len(`"network":"fuji",`)] + `"network":"local"}`, []string{"invalid network 'local'", "'mainnet' or 'fuji'"}},
 		{"mainnet on a local node", vaPrefix[:len(vaPrefix)-len(`"network":"fuji",`)] + `"network":"mainnet"}`, []string{"network 'mainnet' is not this node's network", "'local'", "send 'fuji'"}},

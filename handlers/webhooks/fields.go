@@ -86,15 +86,24 @@ func amountField(fields map[string]json.RawMessage, where, name string) (string,
 	return s, nil
 }
 
+// maxEventSignatures bounds metadata.eventSignatures: a webhook filters
+// on a few events (an ERC-20's Transfer and Approval), and the writers
+// look every matching tx's logs up in the set.
+const maxEventSignatures = 100
+
 // eventSignatureRE is a topic0: 0x and 32 bytes of hex.
 var eventSignatureRE = regexp.MustCompile(`^0[xX][0-9a-fA-F]{64}$`)
 
 // eventSignatures returns metadata.eventSignatures, lower case and each
-// once.
+// once, at most maxEventSignatures.
 func eventSignatures(meta map[string]json.RawMessage) ([]string, error) {
 	list, err := stringList(meta, whereMetadata, fieldEventSignatures)
 	if err != nil {
 		return nil, err
+	}
+	if len(list) > maxEventSignatures {
+		return nil, api.BadRequest("invalid %s%s: has %d entries, at most %d are allowed",
+			whereMetadata, fieldEventSignatures, len(list), maxEventSignatures)
 	}
 	var out []string
 	for _, sig := range list {

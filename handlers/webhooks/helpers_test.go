@@ -27,13 +27,20 @@ var (
 	readHeader   = []string{"x-data-api-key", readKey}
 )
 
-// testBackend is the real store with the node's next heights fixed.
+// testBackend is the real store with the node's next heights fixed; a
+// chain in unknown has no known height (its follower has not read it).
 type testBackend struct {
 	*store.Store
-	next map[netinfo.Chain]uint64
+	next    map[netinfo.Chain]uint64
+	unknown map[netinfo.Chain]bool
 }
 
-func (b testBackend) NextHeight(chain netinfo.Chain) uint64 { return b.next[chain] }
+func (b testBackend) NextHeight(_ context.Context, chain netinfo.Chain) (uint64, bool) {
+	if b.unknown[chain] {
+		return 0, false
+	}
+	return b.next[chain], true
+}
 
 // fakeResolver answers every host with the same addresses.
 type fakeResolver []netip.Addr
@@ -57,7 +64,7 @@ func newTestAPI(t *testing.T, cfg Config) (*handlertest.API, testBackend) {
 	if cfg.Resolver == nil {
 		cfg.Resolver = fakeResolver{netip.MustParseAddr("93.184.216.34")}
 	}
-	backend := testBackend{Store: st, next: map[netinfo.Chain]uint64{}}
+	backend := testBackend{Store: st, next: map[netinfo.Chain]uint64{}, unknown: map[netinfo.Chain]bool{}}
 	serveCfg := handlertest.Config()
 	serveCfg.APIKeys = append(serveCfg.APIKeys, manageKey)
 	a := handlertest.NewAPI(t, serveCfg, handlertest.NewFakes(), func(core *api.Core) []api.Route {

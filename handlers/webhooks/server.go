@@ -41,10 +41,9 @@ type Backend interface {
 	ImportWebhook(ctx context.Context, h webhookdata.Webhook) (webhookdata.Webhook, error)
 	SetWebhookSecret(ctx context.Context, secret string) error
 	// NextHeight is the height of the first block of chain the node
-	// accepts from now on, as far as its follower has seen the node; 0
-	// when it does not know (the store then bounds it by its own next
-	// height).
-	NextHeight(chain netinfo.Chain) uint64
+	// accepts from now on (its height now + 1); false when the node's
+	// height is not known yet (the chain's follower has not read it).
+	NextHeight(ctx context.Context, chain netinfo.Chain) (uint64, bool)
 }
 
 // Resolver looks a URL's host up (net.DefaultResolver).

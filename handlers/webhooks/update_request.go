@@ -95,7 +95,18 @@ func (s *server) applyChange(r *http.Request, h webhookdata.Webhook, c webhookCh
 			return webhookdata.Webhook{}, err
 		}
 	}
-	changed, err := s.hooks.UpdateWebhook(ctx, h.ID, h.Chain, s.hooks.NextHeight(h.Chain),
+	// Only a webhook made active needs the node's height (the store
+	// ignores fromHeight otherwise), so other changes work while it is not
+	// known. Asked for whenever the status is set active: the record may
+	// have become inactive since h was read.
+	var fromHeight uint64
+	if c.Status != nil && *c.Status == webhookdata.Active {
+		var err error
+		if fromHeight, err = s.nextHeight(ctx, h.Chain, h.ChainID); err != nil {
+			return webhookdata.Webhook{}, err
+		}
+	}
+	changed, err := s.hooks.UpdateWebhook(ctx, h.ID, h.Chain, fromHeight,
 		func(h webhookdata.Webhook) (webhookdata.Webhook, error) {
 			set(&h.URL, c.URL)
 			set(&h.Name, c.Name)

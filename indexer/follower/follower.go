@@ -305,3 +305,18 @@ func (f *Follower[B]) waitWhilePaused(ctx context.Context) error {
 		}
 	}
 }
+
+// NodeHead reads the node's head of the chain now, from the follower's own
+// source; false (and no read) until the follower's loop has read it once,
+// so a caller never learns of the chain before the follower has reached
+// the node. It does not record the head: the loop's status stays its own.
+func (f *Follower[B]) NodeHead(ctx context.Context) (uint64, bool, error) {
+	if !f.Status().NodeHeightKnown {
+		return 0, false, nil
+	}
+	head, err := f.src.Head(ctx)
+	if err != nil {
+		return 0, false, fmt.Errorf("reading %s head: %w", f.id.Name, err)
+	}
+	return head, true, nil
+}

@@ -46,6 +46,7 @@ func (f *Follower[B]) recordHead(head uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.status.NodeHeight = head
+	f.status.NodeHeightKnown = true
 	f.status.Lag = 0
 	if head > f.status.IndexedHeight {
 		f.status.Lag = head - f.status.IndexedHeight

@@ -45,4 +45,8 @@ type Status struct {
 	// indexFrom names (EVM chains indexed from a later block); absent when
 	// there is none.
 	Backfill *BackfillStatus `json:"backfill,omitempty"`
+
+	// NodeHeightKnown is true once the follower has read the node's head:
+	// before, NodeHeight 0 says nothing (not "the chain is at genesis").
+	NodeHeightKnown bool `json:"-"`
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -85,8 +86,17 @@ func writeWebhook(txn *badger.Txn, h webhookdata.Webhook) error {
 // webhookState is the store's in-memory side of the webhooks: the watch
 // sets the writers read and who to wake when a commit adds events.
 type webhookState struct {
-	// mu serialises the record writes that rebuild watches.
+	// mu serialises every write of a webhook record (changeWebhook) and
+	// the loads of the records. It is taken before a chain's commit lock,
+	// never while one is held.
 	mu sync.Mutex
+	// records are the stored webhook records, decoded, by ID; nil until
+	// loaded (LoadWebhooks, or the first change). changeWebhook is the only
+	// writer of records, so between changes they are what the store holds,
+	// and a change need not decode every record again (each may list
+	// thousands of addresses). A record here is replaced, never changed in
+	// place: the published watch sets share its slices. Guarded by mu.
+	records map[webhookdata.ID]webhookdata.Webhook
 	// secretMu serialises the writes of the shared secret: concurrent
 	// first draws would otherwise conflict (and one caller fail).
 	secretMu sync.Mutex
@@ -193,60 +203,115 @@ func (s *Store) UpdateWebhook(ctx context.Context, id webhookdata.ID, chain neti
 	})
 }
 
-// changeWebhook writes a record under chain's commit lock and republishes
-// the watch sets before the lock is let go.
+// changeWebhook writes a record and publishes the new watch sets while it
+// holds chain's commit lock, so the chain's first block after the change
+// is matched against them. Commits wait for that lock, so everything that
+// does not depend on the chain's cursor is done before taking it: the
+// watch sets of every other webhook are built into a Watches only this
+// call holds (the records cannot change meanwhile: s.hooks.mu is held).
+// The lock then covers reading the cursor, one record's write and parsing
+// the changed webhook's keys.
 func (s *Store) changeWebhook(ctx context.Context, id webhookdata.ID, chain netinfo.Chain,
 	change func(h webhookdata.Webhook, found bool, next uint64) (webhookdata.Webhook, error),
 ) (webhookdata.Webhook, error) {
 	if err := ctx.Err(); err != nil {
 		return webhookdata.Webhook{}, err
 	}
-	defer s.chainLocks.lock(chain)()
 	s.hooks.mu.Lock()
 	defer s.hooks.mu.Unlock()
+	records, err := s.webhookRecords(ctx)
+	if err != nil {
+		return webhookdata.Webhook{}, err
+	}
+	h, found := records[id]
+	if found && h.Chain != chain {
+		return webhookdata.Webhook{}, fmt.Errorf("writing webhook %s: it watches chain %s, not %s", id, h.Chain, chain)
+	}
+	h = cloneWebhook(h) // change may edit what it gets; the stored record stays as it is
+	others := make([]webhookdata.Webhook, 0, len(records))
+	for other, r := range records {
+		if other != id {
+			others = append(others, r)
+		}
+	}
+	watches, err := webhookdata.NewWatches(others)
+	if err != nil {
+		return webhookdata.Webhook{}, fmt.Errorf("watching the webhooks besides %s: %w", id, err)
+	}
+
+	defer s.chainLocks.lock(chain)()
 	var out webhookdata.Webhook
-	var all []webhookdata.Webhook
-	err := s.db.Update(func(txn *badger.Txn) error {
+	err = s.db.Update(func(txn *badger.Txn) error {
 		cursor, err := readCursor(txn, chain, StreamBlocks)
 		if err != nil {
 			return err
-		}
-		h, found, err := readWebhook(txn, id)
-		if err != nil {
-			return err
-		}
-		if found && h.Chain != chain {
-			return fmt.Errorf("webhook %s watches chain %s, not %s", id, h.Chain, chain)
 		}
 		if out, err = change(h, found, cursor.NextHeight); err != nil {
 			return err
 		}
 		out.ID, out.Chain = id, chain
-		if err := writeWebhook(txn, out); err != nil {
-			return err
+		// Parsed before the write commits: a record the writers cannot
+		// watch is refused, not stored.
+		watched := out
+		if err := watches.Add(&watched); err != nil {
+			return fmt.Errorf("watching it: %w", err)
 		}
-		all, err = readWebhooks(ctx, txn)
-		return err
+		return writeWebhook(txn, out)
 	})
 	if err != nil {
 		return webhookdata.Webhook{}, fmt.Errorf("writing webhook %s: %w", id, err)
 	}
-	watches, err := webhookdata.NewWatches(all)
-	if err != nil {
-		return webhookdata.Webhook{}, fmt.Errorf("watching the webhooks after writing %s: %w", id, err)
-	}
+	records[id] = out
 	s.hooks.watches.Store(watches)
 	return out, nil
 }
 
-// LoadWebhooks publishes the stored webhooks' watch sets; the writers match
-// nothing until it has run (vm: before the followers start).
+// webhookRecords returns the decoded records, reading them the first
+// time. The caller holds s.hooks.mu.
+func (s *Store) webhookRecords(ctx context.Context) (map[webhookdata.ID]webhookdata.Webhook, error) {
+	if s.hooks.records != nil {
+		return s.hooks.records, nil
+	}
+	all, err := s.Webhooks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	records := make(map[webhookdata.ID]webhookdata.Webhook, len(all))
+	for _, h := range all {
+		records[h.ID] = h
+	}
+	s.hooks.records = records
+	return records, nil
+}
+
+// cloneWebhook copies h's lists, so a change of the copy leaves h as it is.
+func cloneWebhook(h webhookdata.Webhook) webhookdata.Webhook {
+	m := &h.Metadata
+	for _, list := range []*[]string{&m.EventSignatures, &m.Addresses, &m.Keys, &m.AddressActivitySubEvents,
+		&m.ValidatorActivitySubEvents, &m.NodeIDs, &m.SubnetIDs} {
+		*list = slices.Clone(*list)
+	}
+	if m.BalanceThresholdFilter != nil {
+		f := *m.BalanceThresholdFilter
+		m.BalanceThresholdFilter = &f
+	}
+	return h
+}
+
+// LoadWebhooks reads the stored webhooks and publishes their watch sets;
+// the writers match nothing until it has run (vm: before the followers
+// start).
 func (s *Store) LoadWebhooks(ctx context.Context) error {
 	s.hooks.mu.Lock()
 	defer s.hooks.mu.Unlock()
-	all, err := s.Webhooks(ctx)
+	s.hooks.records = nil
+	records, err := s.webhookRecords(ctx)
 	if err != nil {
 		return err
+	}
+	all := make([]webhookdata.Webhook, 0, len(records))
+	for _, h := range records {
+		all = append(all, h)
 	}
 	watches, err := webhookdata.NewWatches(all)
 	if err != nil {

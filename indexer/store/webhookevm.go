@@ -43,7 +43,7 @@ func (w *EVMWriter) emitAddressActivity(txn *blockTxn, cw *webhookdata.ChainWatc
 		}
 		var base *webhookdata.Transaction // built once, for the first webhook that takes it
 		for _, h := range hooks {
-			if !hasEventSignature(h, tx) {
+			if !hasEventSignature(cw, h, tx) {
 				continue
 			}
 			if base == nil {
@@ -85,16 +85,15 @@ func watchersOf(cw *webhookdata.ChainWatches, height uint64, tx *evmdata.Tx, out
 }
 
 // hasEventSignature reports whether tx has a log whose first topic is one
-// of h's eventSignatures; true when h sets none.
-func hasEventSignature(h *webhookdata.Webhook, tx *evmdata.Tx) bool {
-	sigs := h.Metadata.EventSignatures
-	if len(sigs) == 0 {
+// of h's eventSignatures (parsed in cw); true when h sets none.
+func hasEventSignature(cw *webhookdata.ChainWatches, h *webhookdata.Webhook, tx *evmdata.Tx) bool {
+	sigs, ok := cw.EventSignatures[h.ID]
+	if !ok {
 		return true
 	}
-	for _, s := range sigs {
-		sig := common.HexToHash(s)
-		for i := range tx.Logs {
-			if t := tx.Logs[i].Topics; len(t) > 0 && t[0] == sig {
+	for i := range tx.Logs {
+		if t := tx.Logs[i].Topics; len(t) > 0 {
+			if _, ok := sigs[t[0]]; ok {
 				return true
 			}
 		}

@@ -1,7 +1,10 @@
 package webhookdata
 
 import (
+	"bytes"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,6 +37,10 @@ type ChainWatches struct {
 	// nodeId or subnetId).
 	Nodes   map[ids.NodeID][]*Webhook
 	Subnets map[ids.ID][]*Webhook
+	// EventSignatures are the eventSignatures of the webhooks that set
+	// some, parsed once here (not for every tx a writer matches), by
+	// webhook ID; a webhook absent sets none.
+	EventSignatures map[ID]map[common.Hash]struct{}
 }
 
 // NewWatches builds the watch sets of hooks' active webhooks.
@@ -41,25 +48,59 @@ func NewWatches(hooks []Webhook) (*Watches, error) {
 	sort.Slice(hooks, func(i, j int) bool { return string(hooks[i].ID[:]) < string(hooks[j].ID[:]) })
 	w := &Watches{chains: map[netinfo.Chain]*ChainWatches{}}
 	for i := range hooks {
-		h := &hooks[i]
-		if h.Status != Active {
-			continue
-		}
-		cw := w.chains[h.Chain]
-		if cw == nil {
-			cw = &ChainWatches{EVMAddresses: map[common.Address][]*Webhook{}, Addresses: map[ids.ShortID][]*Webhook{},
-				Nodes: map[ids.NodeID][]*Webhook{}, Subnets: map[ids.ID][]*Webhook{}}
-			w.chains[h.Chain] = cw
-		}
-		cw.Hooks = append(cw.Hooks, h)
-		if err := cw.add(h); err != nil {
-			return nil, fmt.Errorf("webhook %s: %w", h.ID, err)
+		if err := w.Add(&hooks[i]); err != nil {
+			return nil, err
 		}
 	}
 	return w, nil
 }
 
+// Add adds webhook h to the watch sets when it is active, keeping every
+// list in ID order as NewWatches does. Only for a Watches no writer reads
+// yet: the store builds the sets of the webhooks a change leaves as they
+// are before it holds the chain's commits, and adds the changed one while
+// it does. h is not copied: it must not change afterwards.
+func (w *Watches) Add(h *Webhook) error {
+	if h.Status != Active {
+		return nil
+	}
+	cw := w.chains[h.Chain]
+	if cw == nil {
+		cw = &ChainWatches{EVMAddresses: map[common.Address][]*Webhook{}, Addresses: map[ids.ShortID][]*Webhook{},
+			Nodes: map[ids.NodeID][]*Webhook{}, Subnets: map[ids.ID][]*Webhook{},
+			EventSignatures: map[ID]map[common.Hash]struct{}{}}
+		w.chains[h.Chain] = cw
+	}
+	if cw.Hook(h.ID) != nil {
+		return fmt.Errorf("webhook %s is watched already", h.ID)
+	}
+	if err := cw.add(h); err != nil {
+		return fmt.Errorf("webhook %s: %w", h.ID, err)
+	}
+	cw.Hooks = insertByID(cw.Hooks, h)
+	return nil
+}
+
+// insertByID inserts h into list, which is in ID order.
+func insertByID(list []*Webhook, h *Webhook) []*Webhook {
+	i, _ := slices.BinarySearchFunc(list, h.ID, func(have *Webhook, id ID) int { return bytes.Compare(have.ID[:], id[:]) })
+	return slices.Insert(list, i, h)
+}
+
+// add indexes h's keys and event signatures; on an error cw may hold part
+// of them (the caller drops the whole Watches).
 func (cw *ChainWatches) add(h *Webhook) error {
+	if sigs := h.Metadata.EventSignatures; len(sigs) > 0 {
+		set := make(map[common.Hash]struct{}, len(sigs))
+		for _, sig := range sigs {
+			b, err := hex.DecodeString(strings.TrimPrefix(strings.TrimPrefix(sig, "0x"), "0X"))
+			if err != nil || len(b) != common.HashLength {
+				return fmt.Errorf("%q is not an event signature (64 hex digits)", sig)
+			}
+			set[common.BytesToHash(b)] = struct{}{}
+		}
+		cw.EventSignatures[h.ID] = set
+	}
 	switch h.EventType {
 	case AddressActivity:
 		for _, a := range h.Metadata.Addresses {
@@ -67,7 +108,7 @@ func (cw *ChainWatches) add(h *Webhook) error {
 				return fmt.Errorf("%q is not an EVM address", a)
 			}
 			addr := common.HexToAddress(a)
-			cw.EVMAddresses[addr] = append(cw.EVMAddresses[addr], h)
+			cw.EVMAddresses[addr] = insertByID(cw.EVMAddresses[addr], h)
 		}
 	case PrimaryNetworkAddressActivity:
 		for _, k := range h.Metadata.Keys {
@@ -75,7 +116,7 @@ func (cw *ChainWatches) add(h *Webhook) error {
 			if err != nil {
 				return err
 			}
-			cw.Addresses[addr] = append(cw.Addresses[addr], h)
+			cw.Addresses[addr] = insertByID(cw.Addresses[addr], h)
 		}
 	case ValidatorActivity:
 		for _, k := range h.Metadata.Keys {
@@ -85,13 +126,13 @@ func (cw *ChainWatches) add(h *Webhook) error {
 				if err != nil {
 					return fmt.Errorf("%q is not a node ID: %w", k, err)
 				}
-				cw.Nodes[node] = append(cw.Nodes[node], h)
+				cw.Nodes[node] = insertByID(cw.Nodes[node], h)
 			case KeyTypeSubnetID:
 				subnet, err := ids.FromString(k)
 				if err != nil {
 					return fmt.Errorf("%q is not a subnet ID: %w", k, err)
 				}
-				cw.Subnets[subnet] = append(cw.Subnets[subnet], h)
+				cw.Subnets[subnet] = insertByID(cw.Subnets[subnet], h)
 			default:
 				return fmt.Errorf("unknown key type %q", h.Metadata.KeyType)
 			}
