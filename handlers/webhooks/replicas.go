@@ -116,14 +116,22 @@ func (v *Service) ImportWebhooks(ctx context.Context, doc ReplicaDocument) ([]Im
 	if err != nil {
 		return nil, err
 	}
+	// Every active webhook's first height is known before anything is
+	// written: a node that cannot tell its height yet refuses the whole
+	// document rather than a part of it.
+	for i := range hooks {
+		if hooks[i].Status != webhookdata.Active {
+			continue
+		}
+		if hooks[i].FromHeight, err = s.nextHeight(ctx, hooks[i].Chain, hooks[i].ChainID); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.hooks.SetWebhookSecret(ctx, doc.Secret); err != nil {
 		return nil, err
 	}
 	out := make([]ImportedWebhook, 0, len(hooks))
 	for _, h := range hooks {
-		if h.Status == webhookdata.Active {
-			h.FromHeight = s.hooks.NextHeight(h.Chain)
-		}
 		stored, err := s.hooks.ImportWebhook(ctx, h)
 		if err != nil {
 			return out, fmt.Errorf("importing webhook %s (the ones before it are imported): %w", h.ID, err)
