@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -32,6 +33,16 @@ func WebhookCall(t *testing.T, ctx context.Context, base, method, path, key stri
 func CreateWebhook(t *testing.T, ctx context.Context, base string, request any) map[string]any {
 	t.Helper()
 	reply := WebhookCall(t, ctx, base, "POST", "/v1/webhooks", WebhookKey, request)
+	// Just after a node starts, avadata may not have read the chain's
+	// height from the node yet: a 503 says to retry shortly.
+	for deadline := time.Now().Add(time.Minute); reply.Status == 503 && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			require.FailNow(t, "creating a webhook", "context ended while the node answered 503: %s", reply.Body)
+		case <-time.After(500 * time.Millisecond):
+		}
+		reply = WebhookCall(t, ctx, base, "POST", "/v1/webhooks", WebhookKey, request)
+	}
 	require.Equal(t, 201, reply.Status, "creating a webhook: %s", reply.Body)
 	var out map[string]any
 	reply.Decode(t, &out)
