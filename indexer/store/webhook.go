@@ -222,6 +222,14 @@ func (s *Store) changeWebhook(ctx context.Context, id webhookdata.ID, chain neti
 			return err
 		}
 		out.ID, out.Chain = id, chain
+		if found && (h.Status != out.Status || h.URL != out.URL) {
+			// Made inactive, active again or sent elsewhere: the failures
+			// counted so far were of another state of the webhook
+			// (webhookfailure.go).
+			if err := txn.Delete(webhookFailureKey(id)); err != nil {
+				return err
+			}
+		}
 		if err := writeWebhook(txn, out); err != nil {
 			return err
 		}
