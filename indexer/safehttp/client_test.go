@@ -2,9 +2,11 @@ package safehttp
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,4 +57,29 @@ func TestClientRefusesForbiddenAddressesAndRedirects(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestClientClosesIdleConnectionsAfterTheIdleTimeout(t *testing.T) {
+	var opened, closed atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		switch state {
+		case http.StateNew:
+			opened.Add(1)
+		case http.StateClosed:
+			closed.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	client := NewClient(Options{Allowed: AnyAddress, ConnectTimeout: time.Second, Timeout: 5 * time.Second,
+		MaxIdleConns: 4, IdleConnTimeout: 200 * time.Millisecond})
+	for range 2 {
+		resp, err := client.Get(srv.URL)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+	}
+	require.Equal(t, int32(1), opened.Load(), "the connection is kept for the next request")
+	require.Eventually(t, func() bool { return closed.Load() == 1 }, 10*time.Second, 10*time.Millisecond,
+		"closed once idle for the timeout")
 }
