@@ -80,7 +80,7 @@ func New(st Store, cfg Config, log logging.Logger) (*Runner, error) {
 	}
 	return &Runner{store: st, sender: newSender(cfg), cfg: cfg, log: log, metrics: m,
 		slots: make(chan struct{}, cfg.Concurrency), retrySlots: make(chan struct{}, cfg.retryConcurrency()),
-		rescan: make(chan struct{}, 1),
+		rescan:  make(chan struct{}, 1),
 		workers: map[webhookdata.ID]*worker{}}, nil
 }
 
