@@ -2,15 +2,15 @@ package safehttp
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/safehttp/safehttptest"
 )
 
 func TestPublicAddress(t *testing.T) {
@@ -60,18 +60,7 @@ func TestClientRefusesForbiddenAddressesAndRedirects(t *testing.T) {
 }
 
 func TestClientClosesIdleConnectionsAfterTheIdleTimeout(t *testing.T) {
-	var opened, closed atomic.Int32
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
-		switch state {
-		case http.StateNew:
-			opened.Add(1)
-		case http.StateClosed:
-			closed.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
+	srv := safehttptest.NewServer(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	client := NewClient(Options{Allowed: AnyAddress, ConnectTimeout: time.Second, Timeout: 5 * time.Second,
 		MaxIdleConns: 4, IdleConnTimeout: 200 * time.Millisecond})
 	for range 2 {
@@ -79,7 +68,7 @@ func TestClientClosesIdleConnectionsAfterTheIdleTimeout(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, resp.Body.Close())
 	}
-	require.Equal(t, int32(1), opened.Load(), "the connection is kept for the next request")
-	require.Eventually(t, func() bool { return closed.Load() == 1 }, 10*time.Second, 10*time.Millisecond,
+	require.Equal(t, 1, srv.Opened(), "the connection is kept for the next request")
+	require.Eventually(t, func() bool { return srv.Closed() == 1 }, 10*time.Second, 10*time.Millisecond,
 		"closed once idle for the timeout")
 }

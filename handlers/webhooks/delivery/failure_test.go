@@ -266,15 +266,9 @@ func TestDeliveryCountsARunOfFailuresAcrossARestart(t *testing.T) {
 	require := require.New(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	st := openStore(t, dir)
-	rc := newReceiver(t)
-	rc.setAnswer(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) })
-	h := createHook(t, st, rc.URL)
-	writeEvents(t, st, h, 0, 1, 1)
 	cfg := testConfig()
 	cfg.MaxAge = 3 * time.Second
-	stop := runRunner(t, st, cfg)
-	since := waitFailingSince(t, st, h)
+	st, rc, h, stop, since := startRunOfFailures(t, dir, cfg, http.StatusServiceUnavailable)
 	// Restart more than a second into the run: a count begun afresh would
 	// name another second than the run's start.
 	time.Sleep(time.Until(since.Add(1500 * time.Millisecond)))
@@ -310,15 +304,9 @@ func TestDeliveryCountsARunOfFailuresAcrossARestart(t *testing.T) {
 func TestDeliveryMakesAWebhookInactiveAtOnceWhenItsRunOutlastedTheDowntime(t *testing.T) {
 	require := require.New(t)
 	dir := t.TempDir()
-	st := openStore(t, dir)
-	rc := newReceiver(t)
-	rc.setAnswer(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusBadGateway) })
-	h := createHook(t, st, rc.URL)
-	writeEvents(t, st, h, 0, 1, 1)
 	cfg := testConfig()
 	cfg.MaxAge = time.Second
-	stop := runRunner(t, st, cfg)
-	since := waitFailingSince(t, st, h)
+	st, rc, h, stop, since := startRunOfFailures(t, dir, cfg, http.StatusBadGateway)
 	stop()
 	require.NoError(st.Close())
 	time.Sleep(time.Until(since.Add(cfg.MaxAge)))
@@ -333,15 +321,23 @@ func TestDeliveryMakesAWebhookInactiveAtOnceWhenItsRunOutlastedTheDowntime(t *te
 	require.Len(rc.deliveries(), before+1, "one more failed attempt, no new run of failures")
 }
 
-// waitFailingSince waits until the store holds h's run of failures and
-// returns its start.
-func waitFailingSince(t *testing.T, st *store.Store, h webhookdata.Webhook) time.Time {
+// startRunOfFailures runs a runner with cfg over a store in dir that holds
+// a webhook with an event for a receiver answering status, until the run
+// of failures is recorded; since is its start.
+func startRunOfFailures(t *testing.T, dir string, cfg Config, status int) (
+	st *store.Store, rc *receiver, h webhookdata.Webhook, stop func(), since time.Time,
+) {
 	t.Helper()
-	var since time.Time
+	st = openStore(t, dir)
+	rc = newReceiver(t)
+	rc.setAnswer(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(status) })
+	h = createHook(t, st, rc.URL)
+	writeEvents(t, st, h, 0, 1, 1)
+	stop = runRunner(t, st, cfg)
 	eventually(t, "the run of failures recorded", func() bool {
 		s, found, err := st.WebhookFailingSince(context.Background(), h.ID)
 		since = s
 		return err == nil && found
 	})
-	return since
+	return st, rc, h, stop, since
 }

@@ -2,15 +2,13 @@ package delivery
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/indexer/safehttp/safehttptest"
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
@@ -155,25 +153,14 @@ func TestDeliveryClosesItsConnectionsWhenTheRunnerStops(t *testing.T) {
 	require := require.New(t)
 	st := openStore(t, t.TempDir())
 	defer st.Close()
-	var opened, closed atomic.Int32
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
-		switch state {
-		case http.StateNew:
-			opened.Add(1)
-		case http.StateClosed:
-			closed.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
+	srv := safehttptest.NewServer(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	h := createHook(t, st, srv.URL)
 	writeEvents(t, st, h, 0, 3, 1)
 	stop := runRunner(t, st, testConfig())
 	eventually(t, "every event delivered", func() bool { return outboxLen(t, st, h) == 0 })
 	time.Sleep(100 * time.Millisecond)
-	require.Equal(int32(1), opened.Load(), "one connection, kept for the next delivery")
-	require.Zero(closed.Load(), "and still open while the runner runs")
+	require.Equal(1, srv.Opened(), "one connection, kept for the next delivery")
+	require.Zero(srv.Closed(), "and still open while the runner runs")
 	stop()
-	eventually(t, "the connection closed once the runner stopped", func() bool { return closed.Load() == 1 })
+	eventually(t, "the connection closed once the runner stopped", func() bool { return srv.Closed() == 1 })
 }
