@@ -11,9 +11,9 @@
 // failures, which the store keeps across restarts); then it is made
 // inactive with the reason, its events kept. The retries of failing
 // webhooks share a smaller bound of their own, so receivers that are down
-// or hang never take the slots of healthy ones. Delivery is at least once: an event is removed only
-// after its receiver took it, so a crash between the two sends it again
-// (with the same messageId).
+// or hang never take the slots of healthy ones. Delivery is at least once:
+// an event is removed only after its receiver took it, so a crash between
+// the two sends it again (with the same messageId).
 package delivery
 
 import (
@@ -79,9 +79,10 @@ func New(st Store, cfg Config, log logging.Logger) (*Runner, error) {
 		return nil, fmt.Errorf("registering the webhook delivery metrics: %w", err)
 	}
 	return &Runner{store: st, sender: newSender(cfg), cfg: cfg, log: log, metrics: m,
-		slots: make(chan struct{}, cfg.Concurrency), retrySlots: make(chan struct{}, cfg.retryConcurrency()),
-		rescan:  make(chan struct{}, 1),
-		workers: map[webhookdata.ID]*worker{}}, nil
+		slots:      make(chan struct{}, cfg.Concurrency),
+		retrySlots: make(chan struct{}, cfg.retryConcurrency()),
+		rescan:     make(chan struct{}, 1),
+		workers:    map[webhookdata.ID]*worker{}}, nil
 }
 
 // Run delivers until ctx ends, then waits for the workers to stop (every
