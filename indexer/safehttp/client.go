@@ -34,6 +34,10 @@ type Options struct {
 	MaxRedirects int
 	// MaxIdleConns bounds the kept-alive connections.
 	MaxIdleConns int
+	// IdleConnTimeout closes a kept-alive connection unused that long (0:
+	// kept until the client closes it), so connections to receivers that
+	// are no longer called do not stay open.
+	IdleConnTimeout time.Duration
 }
 
 // NewClient returns a client that reaches only what opts.Allowed allows.
@@ -52,6 +56,7 @@ func NewClient(opts Options) *http.Client {
 		ResponseHeaderTimeout: opts.Timeout,
 		MaxIdleConns:          opts.MaxIdleConns,
 		MaxIdleConnsPerHost:   opts.MaxIdleConns,
+		IdleConnTimeout:       opts.IdleConnTimeout,
 	}
 	return &http.Client{
 		Transport: transport,

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/avadata/avadata/indexer/safehttp/safehttptest"
 )
 
 func TestPublicAddress(t *testing.T) {
@@ -57,4 +59,18 @@ func TestClientRefusesForbiddenAddressesAndRedirects(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestClientClosesIdleConnectionsAfterTheIdleTimeout(t *testing.T) {
+	srv := safehttptest.NewServer(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	client := NewClient(Options{Allowed: AnyAddress, ConnectTimeout: time.Second, Timeout: 5 * time.Second,
+		MaxIdleConns: 4, IdleConnTimeout: 200 * time.Millisecond})
+	for range 2 {
+		resp, err := client.Get(srv.URL)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+	}
+	require.Equal(t, 1, srv.Opened(), "the connection is kept for the next request")
+	require.Eventually(t, func() bool { return srv.Closed() == 1 }, 10*time.Second, 10*time.Millisecond,
+		"closed once idle for the timeout")
 }

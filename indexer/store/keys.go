@@ -202,6 +202,10 @@ import (
 //	                                                         written with its block (webhookevent.go), deleted once
 //	                                                         the receiver took it; seq counts the webhook's events
 //	                                                         within the block of the watched chain
+//	0xB4  hookfail | webhookID(16)                           Unix ms(8): when the webhook's current run of failed
+//	                                                         deliveries began (webhookfailure.go); absent: its last
+//	                                                         delivery succeeded (or none was tried), or its status
+//	                                                         or URL changed since
 //
 // Reserved for the capabilities that come next: 0xA0-0xAF signature
 // aggregation; 0x64 the burns of the pre-Cortina X-chain DAG.
@@ -321,6 +325,7 @@ const (
 	tagXPart    byte = 0xB1
 	tagHook     byte = 0xB2
 	tagHookOut  byte = 0xB3
+	tagHookFail byte = 0xB4
 )
 
 // Activity kinds in the 0x95 keys: which typed history a row belongs to.

@@ -256,6 +256,14 @@ func (s *Store) changeWebhook(ctx context.Context, id webhookdata.ID, chain neti
 		if err := watches.Add(&watched); err != nil {
 			return fmt.Errorf("watching it: %w", err)
 		}
+		if found && (h.Status != out.Status || h.URL != out.URL) {
+			// Made inactive, active again or sent elsewhere: the failures
+			// counted so far were of another state of the webhook
+			// (webhookfailure.go).
+			if err := txn.Delete(webhookFailureKey(id)); err != nil {
+				return err
+			}
+		}
 		return writeWebhook(txn, out)
 	})
 	if err != nil {

@@ -26,7 +26,9 @@ type Config struct {
 	ResponseTimeout time.Duration
 	// Concurrency bounds the deliveries in flight over every webhook
 	// (default 16); each webhook has at most one, so its events go in
-	// order.
+	// order. The retries of webhooks in a run of failures take slots of
+	// their own, a quarter as many (at least one): receivers that are down
+	// or hang hold at most those, and healthy webhooks keep these.
 	Concurrency int
 	// UserAgent is the User-Agent of every delivery.
 	UserAgent string
@@ -90,3 +92,7 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
+
+// retryConcurrency bounds the deliveries in flight of webhooks in a run of
+// failures (see Concurrency).
+func (c Config) retryConcurrency() int { return max(1, c.Concurrency/4) }

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/indexer/store"
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
@@ -113,13 +114,16 @@ func TestDeliveryMakesAWebhookFailingPastTheMaxAgeInactive(t *testing.T) {
 	require.Contains(w.StatusReason, "HTTP 503")
 	require.Contains(w.StatusReason, "failed continuously since")
 	require.Equal(2, outboxLen(t, st, h), "the undelivered events stay")
+	_, failing, err := st.WebhookFailingSince(ctx, h.ID)
+	require.NoError(err)
+	require.False(failing, "made inactive, its run of failures ended")
 	stopped := len(rc.deliveries())
 	time.Sleep(200 * time.Millisecond)
 	require.Len(rc.deliveries(), stopped, "an inactive webhook is not tried again")
 
 	// Made active again, it delivers what waited, first.
 	rc.setAnswer(nil)
-	_, err := st.UpdateWebhook(ctx, h.ID, h.Chain, 0, func(w webhookdata.Webhook) (webhookdata.Webhook, error) {
+	_, err = st.UpdateWebhook(ctx, h.ID, h.Chain, 0, func(w webhookdata.Webhook) (webhookdata.Webhook, error) {
 		w.Status, w.StatusReason = webhookdata.Active, ""
 		return w, nil
 	})
@@ -252,4 +256,88 @@ func TestDeliveryIsAtLeastOnceAcrossARestart(t *testing.T) {
 	require.Len(got, 11)
 	// A repeat carries the same messageId: the receiver can drop it.
 	require.Equal(got[3].body, got[4].body)
+}
+
+// TestDeliveryCountsARunOfFailuresAcrossARestart restarts the node (runner
+// and store) in the middle of a run of failures: the run goes on from
+// where it began, so the webhook is made inactive at its start plus the
+// maximum age, not a maximum age after the restart.
+func TestDeliveryCountsARunOfFailuresAcrossARestart(t *testing.T) {
+	require := require.New(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	cfg := testConfig()
+	cfg.MaxAge = 3 * time.Second
+	st, rc, h, stop, since := startRunOfFailures(t, dir, cfg, http.StatusServiceUnavailable)
+	// Restart more than a second into the run: a count begun afresh would
+	// name another second than the run's start.
+	time.Sleep(time.Until(since.Add(1500 * time.Millisecond)))
+	stop()
+	require.NoError(st.Close())
+
+	st = openStore(t, dir)
+	defer st.Close()
+	kept, found, err := st.WebhookFailingSince(ctx, h.ID)
+	require.NoError(err)
+	require.True(found)
+	require.True(since.Equal(kept), "the run's start survives the restart")
+	before := len(rc.deliveries())
+	restarted := time.Now()
+	runRunner(t, st, cfg)
+	w := waitInactive(t, st, h)
+	inactiveAt := time.Now()
+	require.Greater(len(rc.deliveries()), before, "the restarted runner tried again")
+	require.Contains(w.StatusReason, "failed continuously since "+since.UTC().Format(time.RFC3339),
+		"the reason names the run's start, before the restart")
+	require.False(inactiveAt.Before(since.Add(cfg.MaxAge)), "not before the maximum age")
+	t.Logf("inactive %s after the run began (restarted %s into it; a fresh count would need %s)",
+		inactiveAt.Sub(since), restarted.Sub(since), restarted.Sub(since)+cfg.MaxAge)
+	_, found, err = st.WebhookFailingSince(ctx, h.ID)
+	require.NoError(err)
+	require.False(found, "made inactive, the run ended: made active again, it starts a fresh clock")
+}
+
+// TestDeliveryMakesAWebhookInactiveAtOnceWhenItsRunOutlastedTheDowntime
+// keeps the node down for longer than the maximum age in the middle of a
+// run of failures: after the restart, the first attempt that fails makes
+// the webhook inactive.
+func TestDeliveryMakesAWebhookInactiveAtOnceWhenItsRunOutlastedTheDowntime(t *testing.T) {
+	require := require.New(t)
+	dir := t.TempDir()
+	cfg := testConfig()
+	cfg.MaxAge = time.Second
+	st, rc, h, stop, since := startRunOfFailures(t, dir, cfg, http.StatusBadGateway)
+	stop()
+	require.NoError(st.Close())
+	time.Sleep(time.Until(since.Add(cfg.MaxAge)))
+
+	st = openStore(t, dir)
+	defer st.Close()
+	before := len(rc.deliveries())
+	runRunner(t, st, cfg)
+	w := waitInactive(t, st, h)
+	require.Contains(w.StatusReason, "HTTP 502")
+	time.Sleep(200 * time.Millisecond) // several rescans
+	require.Len(rc.deliveries(), before+1, "one more failed attempt, no new run of failures")
+}
+
+// startRunOfFailures runs a runner with cfg over a store in dir that holds
+// a webhook with an event for a receiver answering status, until the run
+// of failures is recorded; since is its start.
+func startRunOfFailures(t *testing.T, dir string, cfg Config, status int) (
+	st *store.Store, rc *receiver, h webhookdata.Webhook, stop func(), since time.Time,
+) {
+	t.Helper()
+	st = openStore(t, dir)
+	rc = newReceiver(t)
+	rc.setAnswer(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(status) })
+	h = createHook(t, st, rc.URL)
+	writeEvents(t, st, h, 0, 1, 1)
+	stop = runRunner(t, st, cfg)
+	eventually(t, "the run of failures recorded", func() bool {
+		s, found, err := st.WebhookFailingSince(context.Background(), h.ID)
+		since = s
+		return err == nil && found
+	})
+	return st, rc, h, stop, since
 }

@@ -7,10 +7,13 @@
 // global bound caps the deliveries in flight, and the outbox is read in
 // small batches, so a backlog never sits in memory. A failed delivery is
 // tried again with exponential backoff until the webhook has failed for
-// longer than the maximum age; then it is made inactive with the reason,
-// its events kept. Delivery is at least once: an event is removed only
-// after its receiver took it, so a crash between the two sends it again
-// (with the same messageId).
+// longer than the maximum age (counted from the start of the run of
+// failures, which the store keeps across restarts); then it is made
+// inactive with the reason, its events kept. The retries of failing
+// webhooks share a smaller bound of their own, so receivers that are down
+// or hang never take the slots of healthy ones. Delivery is at least once:
+// an event is removed only after its receiver took it, so a crash between
+// the two sends it again (with the same messageId).
 package delivery
 
 import (
@@ -38,6 +41,9 @@ type Store interface {
 	WebhookSecret(ctx context.Context) (string, error)
 	Outbox(ctx context.Context, id webhookdata.ID, limit int) ([]store.OutboxEntry, error)
 	AckOutbox(ctx context.Context, id webhookdata.ID, delivered []store.OutboxEntry) error
+	WebhookFailingSince(ctx context.Context, id webhookdata.ID) (time.Time, bool, error)
+	SetWebhookFailingSince(ctx context.Context, id webhookdata.ID, since time.Time) error
+	ClearWebhookFailingSince(ctx context.Context, id webhookdata.ID) error
 	SetWebhookNotifier(fn func(chain netinfo.Chain))
 }
 
@@ -55,8 +61,9 @@ type Runner struct {
 	cfg     Config
 	log     logging.Logger
 	metrics *metrics
-	// slots bounds the deliveries in flight over every webhook.
-	slots chan struct{}
+	// slots bounds the deliveries in flight over every webhook;
+	// retrySlots bounds, apart, those of webhooks in a run of failures.
+	slots, retrySlots chan struct{}
 	// rescan asks Run to read the webhook records again (coalesced).
 	rescan chan struct{}
 
@@ -72,15 +79,19 @@ func New(st Store, cfg Config, log logging.Logger) (*Runner, error) {
 		return nil, fmt.Errorf("registering the webhook delivery metrics: %w", err)
 	}
 	return &Runner{store: st, sender: newSender(cfg), cfg: cfg, log: log, metrics: m,
-		slots: make(chan struct{}, cfg.Concurrency), rescan: make(chan struct{}, 1),
-		workers: map[webhookdata.ID]*worker{}}, nil
+		slots:      make(chan struct{}, cfg.Concurrency),
+		retrySlots: make(chan struct{}, cfg.retryConcurrency()),
+		rescan:     make(chan struct{}, 1),
+		workers:    map[webhookdata.ID]*worker{}}, nil
 }
 
 // Run delivers until ctx ends, then waits for the workers to stop (every
-// delivery in flight is cut off by ctx).
+// delivery in flight is cut off by ctx) and closes the connections kept
+// for the next delivery.
 func (r *Runner) Run(ctx context.Context) {
 	r.store.SetWebhookNotifier(r.notify)
 	defer r.store.SetWebhookNotifier(func(netinfo.Chain) {})
+	defer r.sender.close()
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ticker := time.NewTicker(r.cfg.RescanInterval)
@@ -165,17 +176,20 @@ func (r *Runner) reconcileRecovered(ctx context.Context, wg *sync.WaitGroup, see
 	return watches
 }
 
-// acquire takes one of the delivery slots; false when ctx ended first.
-func (r *Runner) acquire(ctx context.Context) bool {
+// acquire takes one of the delivery slots, of the retry slots when the
+// webhook is in a run of failures; ok is false when ctx ended first.
+func (r *Runner) acquire(ctx context.Context, failing bool) (release func(), ok bool) {
+	slots := r.slots
+	if failing {
+		slots = r.retrySlots
+	}
 	select {
-	case r.slots <- struct{}{}:
-		return true
+	case slots <- struct{}{}:
+		return func() { <-slots }, true
 	case <-ctx.Done():
-		return false
+		return nil, false
 	}
 }
-
-func (r *Runner) release() { <-r.slots }
 
 // poke wakes whoever waits on ch, without blocking: one wake-up pending is
 // enough, as the woken side reads everything there is.

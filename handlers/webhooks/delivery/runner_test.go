@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/avadata/avadata/indexer/safehttp/safehttptest"
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
 
@@ -146,4 +147,20 @@ func TestDeliveryBoundsTheRequestsInFlight(t *testing.T) {
 	close(release)
 	rc.waitFor(t, "every event", atLeast(15))
 	require.Equal(2, most)
+}
+
+func TestDeliveryClosesItsConnectionsWhenTheRunnerStops(t *testing.T) {
+	require := require.New(t)
+	st := openStore(t, t.TempDir())
+	defer st.Close()
+	srv := safehttptest.NewServer(t, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	h := createHook(t, st, srv.URL)
+	writeEvents(t, st, h, 0, 3, 1)
+	stop := runRunner(t, st, testConfig())
+	eventually(t, "every event delivered", func() bool { return outboxLen(t, st, h) == 0 })
+	time.Sleep(100 * time.Millisecond)
+	require.Equal(1, srv.Opened(), "one connection, kept for the next delivery")
+	require.Zero(srv.Closed(), "and still open while the runner runs")
+	stop()
+	eventually(t, "the connection closed once the runner stopped", func() bool { return srv.Closed() == 1 })
 }

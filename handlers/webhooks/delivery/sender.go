@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/avadata/avadata/indexer/safehttp"
 	"github.com/avadata/avadata/indexer/webhookdata"
@@ -30,11 +31,20 @@ func newSender(cfg Config) *sender {
 		// No redirects: a receiver's 3xx is its answer, a failure. Following
 		// one would send the signed body somewhere its owner never named.
 		client: safehttp.NewClient(safehttp.Options{Allowed: allowed, ConnectTimeout: cfg.ConnectTimeout,
-			Timeout: cfg.ResponseTimeout, MaxRedirects: 0, MaxIdleConns: cfg.Concurrency}),
+			Timeout: cfg.ResponseTimeout, MaxRedirects: 0, MaxIdleConns: cfg.Concurrency + cfg.retryConcurrency(),
+			IdleConnTimeout: idleConnTimeout}),
 		userAgent:   cfg.UserAgent,
 		maxResponse: cfg.MaxResponseBytes,
 	}
 }
+
+// idleConnTimeout is how long a connection to a receiver is kept for the
+// next delivery: a webhook's deliveries come in bursts (a block's events),
+// and a receiver no longer called should not keep a connection open.
+const idleConnTimeout = 90 * time.Second
+
+// close closes the kept-alive connections (the runner stopped).
+func (s *sender) close() { s.client.CloseIdleConnections() }
 
 // errRejected is a receiver's answer other than 2xx.
 var errRejected = errors.New("the receiver did not answer 2xx")

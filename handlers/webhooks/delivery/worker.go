@@ -29,7 +29,8 @@ type worker struct {
 	stopping bool
 
 	// The current run of failures (the worker's goroutine only): since
-	// when the deliveries fail, and the backoff between attempts.
+	// when the deliveries fail (zero: they do not; the store keeps it,
+	// this is the worker's copy), and the backoff between attempts.
 	failingSince time.Time
 	backoff      backoff
 }
@@ -64,6 +65,7 @@ var errInactive = errors.New("the webhook is not active")
 func (w *worker) run(ctx context.Context) {
 	defer poke(w.r.rescan) // a replacement may be waiting for this one to stop
 	defer close(w.done)
+	w.loadFailingSince(ctx)
 	for ctx.Err() == nil {
 		more, err := w.stepRecovered(ctx)
 		switch {
@@ -123,20 +125,28 @@ func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 		if err != nil {
 			return err
 		}
-		if !w.r.acquire(ctx) {
+		// A webhook in a run of failures takes a retry slot: its receiver
+		// may hang until the response timeout, and the healthy webhooks'
+		// deliveries must not wait behind it.
+		release, ok := w.r.acquire(ctx, !w.failingSince.IsZero())
+		if !ok {
 			return ctx.Err()
 		}
 		began := time.Now()
 		err = w.r.sender.send(ctx, h.URL, secret, e.Body)
-		w.r.release()
+		release()
 		if ctx.Err() == nil { // an attempt cut off by shutdown says nothing of the receiver
 			w.r.metrics.attempt(began, err)
 		}
 		if err == nil {
-			w.recovered()
-			// The receiver has it: removing it is quick and local, and is
-			// done even when the node is stopping, so the event is not
-			// sent again after the restart.
+			// The receiver has it: ending the run of failures and removing
+			// the event are quick and local, and are done even when the
+			// node is stopping, so the event is not sent again after the
+			// restart (ending the run first: a crash in between sends the
+			// event again, never counts a run that ended).
+			if err := w.recovered(context.WithoutCancel(ctx)); err != nil {
+				return err
+			}
 			if err := w.r.store.AckOutbox(context.WithoutCancel(ctx), w.id, []store.OutboxEntry{e}); err != nil {
 				return fmt.Errorf("acknowledging %s block %d event %d: %w", w.chain, e.Height, e.Seq, err)
 			}
@@ -154,37 +164,78 @@ func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 	}
 }
 
-// recovered ends a run of failures.
-func (w *worker) recovered() {
-	if !w.failingSince.IsZero() {
-		w.r.log.Info("webhook deliveries succeed again", zap.Stringer("webhook", w.id),
-			zap.Duration("failedFor", time.Since(w.failingSince)))
+// loadFailingSince reads the run of failures the store kept (one that
+// began before the node's restart goes on).
+func (w *worker) loadFailingSince(ctx context.Context) {
+	since, found, err := w.r.store.WebhookFailingSince(ctx, w.id)
+	if err != nil {
+		// The next failure reads it again.
+		w.r.log.Warn("reading a webhook's run of failed deliveries", zap.Stringer("webhook", w.id), zap.Error(err))
+		return
 	}
-	w.failingSince = time.Time{}
+	if found {
+		w.failingSince = since
+	}
+}
+
+// recovered ends a run of failures.
+func (w *worker) recovered(ctx context.Context) error {
 	w.backoff.reset()
+	if w.failingSince.IsZero() {
+		return nil
+	}
+	// Kept in memory until the store forgot it: an error leaves the next
+	// success to try again.
+	if err := w.r.store.ClearWebhookFailingSince(ctx, w.id); err != nil {
+		return err
+	}
+	w.r.log.Info("webhook deliveries succeed again", zap.Stringer("webhook", w.id),
+		zap.Duration("failedFor", time.Since(w.failingSince)))
+	w.failingSince = time.Time{}
+	return nil
 }
 
 // failed records a failed attempt; true when the webhook has now failed
 // for longer than the maximum age and was made inactive. The run of
-// failures is counted in memory, so a restart counts it afresh.
+// failures is read from the store at every failure: a change of the
+// webhook's status or URL ended it there (and a restart keeps it).
 func (w *worker) failed(ctx context.Context, h *webhookdata.Webhook, e store.OutboxEntry, cause error) bool {
 	now := time.Now()
-	if w.failingSince.IsZero() {
+	since, found, err := w.r.store.WebhookFailingSince(ctx, w.id)
+	if err != nil {
+		w.r.log.Warn("reading a webhook's run of failed deliveries", zap.Stringer("webhook", w.id), zap.Error(err))
+		if w.failingSince.IsZero() {
+			w.failingSince = now
+		}
+		return false
+	}
+	if !found {
 		w.failingSince = now
+		if err := w.r.store.SetWebhookFailingSince(ctx, w.id, now); err != nil {
+			// The next failure tries again: the run then counts from it.
+			w.r.log.Warn("recording a webhook's run of failed deliveries", zap.Stringer("webhook", w.id), zap.Error(err))
+		}
 		w.r.log.Warn("webhook delivery failed; retrying with backoff", zap.Stringer("webhook", w.id),
 			zap.Stringer("chain", w.chain), zap.Uint64("height", e.Height), zap.Error(cause))
 		return false
 	}
-	if now.Sub(w.failingSince) < w.r.cfg.MaxAge {
+	w.failingSince = since
+	if now.Sub(since) < w.r.cfg.MaxAge {
 		return false
 	}
 	reason := fmt.Sprintf("deliveries failed continuously since %s, longer than the maximum age %s; last attempt: %v",
-		w.failingSince.UTC().Format(time.RFC3339), w.r.cfg.MaxAge, cause)
+		since.UTC().Format(time.RFC3339), w.r.cfg.MaxAge, cause)
 	deactivated := false
-	_, err := w.r.store.UpdateWebhook(ctx, w.id, h.Chain, 0, func(cur webhookdata.Webhook) (webhookdata.Webhook, error) {
+	_, err = w.r.store.UpdateWebhook(ctx, w.id, h.Chain, 0, func(cur webhookdata.Webhook) (webhookdata.Webhook, error) {
 		// Only the webhook the failures were for: its owner may have
-		// changed it (another URL, inactive) since the attempt.
-		if cur.Status == webhookdata.Active && cur.URL == h.URL {
+		// changed it (another URL, inactive and active again) since the
+		// attempt, which ended the run. The record changes are serialised,
+		// so the run read here is the one this change ends.
+		still, found, err := w.r.store.WebhookFailingSince(ctx, w.id)
+		if err != nil {
+			return cur, err
+		}
+		if cur.Status == webhookdata.Active && cur.URL == h.URL && found && still.Equal(since) {
 			cur.Status, cur.StatusReason = webhookdata.Inactive, reason
 			deactivated = true
 		}
@@ -195,13 +246,10 @@ func (w *worker) failed(ctx context.Context, h *webhookdata.Webhook, e store.Out
 		return false
 	}
 	if !deactivated {
-		// A new URL (or an inactive webhook, which the next attempt
-		// sees) begins a new run of failures.
-		w.failingSince = now
 		return false
 	}
 	w.r.metrics.deactivated.Inc()
 	w.r.log.Warn("webhook made inactive: its deliveries failed for longer than the maximum age",
-		zap.Stringer("webhook", w.id), zap.Time("failingSince", w.failingSince), zap.Error(cause))
+		zap.Stringer("webhook", w.id), zap.Time("failingSince", since), zap.Error(cause))
 	return true
 }
