@@ -32,6 +32,9 @@ const (
 	DefaultFetchTimeout  = 10 * time.Second
 	DefaultFetchMaxBytes = maxMetadataBytes
 	maxRedirects         = 3
+	// idleConnTimeout closes a connection to a metadata host left unused:
+	// token URIs point at many hosts, each read rarely.
+	idleConnTimeout = 90 * time.Second
 )
 
 var (
@@ -58,7 +61,7 @@ func newFetcher(opts FetchOptions, allowed func(netip.Addr) bool) *fetcher {
 		opts.MaxBytes = DefaultFetchMaxBytes
 	}
 	client := safehttp.NewClient(safehttp.Options{Allowed: allowed, ConnectTimeout: opts.Timeout, Timeout: opts.Timeout,
-		MaxRedirects: maxRedirects, MaxIdleConns: 4})
+		MaxRedirects: maxRedirects, MaxIdleConns: 4, IdleConnTimeout: idleConnTimeout})
 	return &fetcher{opts: opts, client: client}
 }
 
