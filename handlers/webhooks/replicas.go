@@ -189,9 +189,23 @@ func (s *server) parseImportedWebhook(ctx context.Context, raw json.RawMessage) 
 	delete(fields, fieldID)
 	delete(fields, fieldStatus)
 	delete(fields, fieldCreatedAt)
+	// A validator_activity reply names its chain (the P-chain), which its
+	// create request does not take: checked against the one the request's
+	// network gives rather than read.
+	var validatorChainID string
+	if kind, _ := api.StringFieldAt(fields, "", fieldEventType); kind == string(webhookdata.ValidatorActivity) {
+		if validatorChainID, err = api.StringFieldAt(fields, "", fieldChainID); err != nil {
+			return webhookdata.Webhook{}, err
+		}
+		delete(fields, fieldChainID)
+	}
 	h, err := s.parseCreateWebhookFields(fields)
 	if err != nil {
 		return webhookdata.Webhook{}, err
+	}
+	if validatorChainID != "" && validatorChainID != h.ChainID {
+		return webhookdata.Webhook{}, api.BadRequest("invalid %s '%s': a validator_activity webhook of network %s watches chain %s",
+			fieldChainID, api.Truncate(validatorChainID), h.Network, h.ChainID)
 	}
 	if err := s.checkTarget(ctx, h.URL); err != nil {
 		return webhookdata.Webhook{}, err
