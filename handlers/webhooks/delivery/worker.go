@@ -128,13 +128,10 @@ func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 		// A webhook in a run of failures takes a retry slot: its receiver
 		// may hang until the response timeout, and the healthy webhooks'
 		// deliveries must not wait behind it.
-		release, ok := w.r.acquire(ctx, !w.failingSince.IsZero())
-		if !ok {
+		began, err := w.sendInSlot(ctx, h.URL, secret, e.Body)
+		if errors.Is(err, errNoSlot) {
 			return ctx.Err()
 		}
-		began := time.Now()
-		err = w.r.sender.send(ctx, h.URL, secret, e.Body)
-		release()
 		if ctx.Err() == nil { // an attempt cut off by shutdown says nothing of the receiver
 			w.r.metrics.attempt(began, err)
 		}
@@ -162,6 +159,23 @@ func (w *worker) deliver(ctx context.Context, e store.OutboxEntry) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// errNoSlot is sendInSlot's answer when ctx ended before a slot was free.
+var errNoSlot = errors.New("no delivery slot before the runner stopped")
+
+// sendInSlot sends body to url in a delivery slot (a retry slot while the
+// webhook is in a run of failures). The slot is given back however the
+// send ends, a panic included: a slot lost would be lost for good. began
+// is when the send began, once it had its slot.
+func (w *worker) sendInSlot(ctx context.Context, url, secret string, body []byte) (began time.Time, err error) {
+	release, ok := w.r.acquire(ctx, !w.failingSince.IsZero())
+	if !ok {
+		return time.Time{}, errNoSlot
+	}
+	defer release()
+	began = time.Now()
+	return began, w.r.sender.send(ctx, url, secret, body)
 }
 
 // loadFailingSince reads the run of failures the store kept (one that
