@@ -22,6 +22,9 @@ type ImportWebhooksReply struct {
 // avadata.importWebhooks on another replica (redundant delivery). The
 // reply holds the secret: the admin API is the operator's alone.
 func (svc *adminService) ExportWebhooks(r *http.Request, _ *ExportWebhooksArgs, reply *webhooks.ReplicaDocument) error {
+	if err := svc.hooks.AdmitManagement(r, "avadata.exportWebhooks"); err != nil {
+		return rpcWebhookError("exporting the webhooks", err)
+	}
 	doc, err := svc.hooks.ExportWebhooks(r.Context())
 	if err != nil {
 		return rpcWebhookError("exporting the webhooks", err)
@@ -34,6 +37,9 @@ func (svc *adminService) ExportWebhooks(r *http.Request, _ *ExportWebhooksArgs, 
 // node's and its webhooks are created or replaced under their own IDs.
 // A refused document changes nothing.
 func (svc *adminService) ImportWebhooks(r *http.Request, args *webhooks.ReplicaDocument, reply *ImportWebhooksReply) error {
+	if err := svc.hooks.AdmitManagement(r, "avadata.importWebhooks"); err != nil {
+		return rpcWebhookError("importing the webhooks", err)
+	}
 	imported, err := svc.hooks.ImportWebhooks(r.Context(), *args)
 	if err != nil {
 		return rpcWebhookError("importing the webhooks", err)
@@ -43,11 +49,15 @@ func (svc *adminService) ImportWebhooks(r *http.Request, args *webhooks.ReplicaD
 }
 
 // rpcWebhookError answers bad input as invalid params with the check's
-// message; other failures name what was being done.
+// message, a refused key with the status the REST operations answer;
+// other failures name what was being done.
 func rpcWebhookError(doing string, err error) error {
 	var apiErr *api.Error
 	if errors.As(err, &apiErr) && apiErr.Status == http.StatusBadRequest {
 		return &json2.Error{Code: json2.E_BAD_PARAMS, Message: "invalid params: " + apiErr.Message}
+	}
+	if errors.As(err, &apiErr) && (apiErr.Status == http.StatusUnauthorized || apiErr.Status == http.StatusForbidden) {
+		return &json2.Error{Code: json2.E_SERVER, Message: doing + ": " + http.StatusText(apiErr.Status) + ": " + apiErr.Message}
 	}
 	return &json2.Error{Code: json2.E_SERVER, Message: doing + ": " + err.Error()}
 }

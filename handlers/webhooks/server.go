@@ -18,6 +18,7 @@ package webhooks
 
 import (
 	"context"
+	"net/http"
 	"net/netip"
 	"sync"
 
@@ -83,3 +84,11 @@ func NewService(core *api.Core, cfg Config, hooks Backend) *Service {
 
 // Routes returns the routes of the webhook operations.
 func (v *Service) Routes() []api.Route { return v.s.webhookRoutes() }
+
+// AdmitManagement admits a request to operation (the admin JSON-RPC's
+// webhook copies) as the management operations are: a management key, 401
+// without any key, 403 with a key that may only read. The copies carry the
+// secret and write webhooks, so enabling the admin API is not enough.
+func (v *Service) AdmitManagement(r *http.Request, operation string) error {
+	return v.s.managing(r, operation)
+}

@@ -30,12 +30,12 @@ func Height(t *testing.T, ctx context.Context, uri, chain string) uint64 {
 }
 
 // Call makes one avalanchego JSON-RPC call.
-func Call(ctx context.Context, endpoint, method string, params, reply any) error {
+func Call(ctx context.Context, endpoint, method string, params, reply any, options ...avarpc.Option) error {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return err
 	}
-	if err := avarpc.SendJSONRequest(ctx, u, method, params, reply); err != nil {
+	if err := avarpc.SendJSONRequest(ctx, u, method, params, reply, options...); err != nil {
 		return fmt.Errorf("%s on %s: %w", method, endpoint, err)
 	}
 	return nil

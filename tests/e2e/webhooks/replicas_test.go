@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	avarpc "github.com/ava-labs/avalanchego/utils/rpc"
+
 	"github.com/ava-labs/avalanchego/genesis"
 	"github.com/ava-labs/libevm/common/hexutil"
 	"github.com/stretchr/testify/require"
@@ -67,7 +69,7 @@ func TestWebhooksReplicasDeliverTheSameEvents(t *testing.T) {
 	require.NotEmpty(t, id, "created webhook: %v", created)
 
 	var doc replicaDocument
-	require.NoError(t, truth.Call(ctx, baseA+"/rpc", "avadata.exportWebhooks", struct{}{}, &doc))
+	require.NoError(t, truth.Call(ctx, baseA+"/rpc", "avadata.exportWebhooks", struct{}{}, &doc, managementKey()))
 	secret := harness.WebhookSecret(t, ctx, baseA)
 	require.Equal(t, secret, doc.Secret, "the export holds A's shared secret")
 	record := exportedRecord(t, doc, id)
@@ -90,7 +92,7 @@ func TestWebhooksReplicasDeliverTheSameEvents(t *testing.T) {
 			{"no secret", replicaDocument{Webhooks: []json.RawMessage{record}}, "secret is required"},
 		} {
 			var reply any
-			err := truth.Call(ctx, baseB+"/rpc", "avadata.importWebhooks", tc.doc, &reply)
+			err := truth.Call(ctx, baseB+"/rpc", "avadata.importWebhooks", tc.doc, &reply, managementKey())
 			require.ErrorContains(t, err, tc.fragment, "%s: a JSON-RPC error naming the record", tc.name)
 			require.NotContains(t, err.Error(), doc.Secret, "%s: the secret is never in a message", tc.name)
 		}
@@ -107,7 +109,7 @@ func TestWebhooksReplicasDeliverTheSameEvents(t *testing.T) {
 			Status string `json:"status"`
 		} `json:"webhooks"`
 	}
-	require.NoError(t, truth.Call(ctx, baseB+"/rpc", "avadata.importWebhooks", doc, &imported))
+	require.NoError(t, truth.Call(ctx, baseB+"/rpc", "avadata.importWebhooks", doc, &imported, managementKey()))
 	require.True(t, slices.ContainsFunc(imported.Webhooks, func(w struct {
 		ID     string `json:"id"`
 		Status string `json:"status"`
@@ -248,3 +250,7 @@ func checkAgainstReceipt(t *testing.T, ctx context.Context, eth interface {
 	require.Equal(t, receipt.BlockNumber.ToInt().String(), tx.BlockNumber, "tx %s: block number", tx.TxHash)
 	require.Equal(t, receipt.BlockHash, tx.BlockHash, "tx %s: block hash", tx.TxHash)
 }
+
+// managementKey sends the management key with an admin JSON-RPC call: the
+// webhook copies need one, like the management operations.
+func managementKey() avarpc.Option { return avarpc.WithHeader("x-glacier-api-key", harness.WebhookKey) }
