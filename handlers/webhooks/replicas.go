@@ -235,6 +235,11 @@ func (s *server) checkImportQuota(ctx context.Context, hooks []webhookdata.Webho
 			if old.Chain != h.Chain {
 				return nil, importError(i, api.BadRequest("webhook %s watches chain %s on this node, not %s", h.ID, old.ChainID, h.ChainID))
 			}
+			// Its outbox may hold events of its kind: a record of
+			// another kind under the same ID would be sent them.
+			if old.EventType != h.EventType {
+				return nil, importError(i, api.BadRequest("webhook %s is a %s webhook on this node, not %s", h.ID, old.EventType, h.EventType))
+			}
 			replaced[h.ID] = true
 		}
 		after[h.ID] = h.Status

@@ -50,3 +50,30 @@ func TestImportWebhooksTakesEveryKind(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, apiErr.Status)
 	require.Contains(t, apiErr.Message, "invalid chainId 'X'")
 }
+
+// An import does not turn a webhook into one of another kind on the same
+// chain: its outbox may hold events of its own kind.
+func TestImportWebhooksKeepsAWebhooksKind(t *testing.T) {
+	a, b := newTestReplica(t, Config{}), newTestReplica(t, Config{})
+	rec := a.api.Request(t, http.MethodPost, "/v1/webhooks", `{"eventType":"validator_activity","url":"https://hooks.example/v",
+		"network":"fuji","metadata":{"keyType":"nodeId","keys":["NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"],
+		"subEvents":{"validatorActivitySubEvents":["validator_stake"]}}}`, manageHeader...)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	doc, err := a.svc.ExportWebhooks(t.Context())
+	require.NoError(t, err)
+	_, err = b.svc.ImportWebhooks(t.Context(), doc)
+	require.NoError(t, err)
+
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(doc.Webhooks[0], &m))
+	m["eventType"], m["chainId"] = "primary_network_address_activity", "P"
+	m["metadata"] = map[string]any{"keyType": "addresses", "keys": []string{"P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"},
+		"subEvents": map[string]any{"addressActivitySubEvents": []string{"balance_change"}}}
+	raw, err := json.Marshal(m)
+	require.NoError(t, err)
+	_, err = b.svc.ImportWebhooks(t.Context(), ReplicaDocument{Secret: doc.Secret, Webhooks: []json.RawMessage{raw}})
+	var apiErr *api.Error
+	require.ErrorAs(t, err, &apiErr)
+	require.Equal(t, http.StatusBadRequest, apiErr.Status)
+	require.Contains(t, apiErr.Message, "is a validator_activity webhook on this node, not primary_network_address_activity")
+}
