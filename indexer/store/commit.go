@@ -94,6 +94,16 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 	defer s.chainLocks.lock(chain)()
 	w := s.newBlockTxn(chain)
 	defer w.txn.Discard()
+	// Events written apart from the transaction (webhookevent.go) go again
+	// unless its blocks are committed. A commit that failed otherwise than
+	// by a conflict may still have been applied: they are kept then (sent
+	// at least once, never lost).
+	keepApart := false
+	defer func() {
+		if !keepApart {
+			w.dropWebhookEventsApart()
+		}
+	}()
 	cursor, err := readCursor(w.txn, chain, stream)
 	if err != nil {
 		return 0, err
@@ -145,6 +155,7 @@ func commitPrefix[B chaindata.Block](s *Store, chain netinfo.Chain, stream Strea
 		return 0, overflowOr(err, n-1)
 	}
 	err = w.txn.Commit()
+	keepApart = !errors.Is(err, badger.ErrConflict)
 	if w.contractsWritten { // committed or not: a failed commit may still have been applied
 		s.contracts.invalidate(chain)
 	}

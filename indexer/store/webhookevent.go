@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dgraph-io/badger/v4"
+	"go.uber.org/zap"
 
 	"github.com/avadata/avadata/indexer/webhookdata"
 )
@@ -19,9 +20,12 @@ import (
 // would not fit a transaction beside its rows (many webhooks watching what
 // most of a busy block touches) must still be indexed: its events are then
 // written on their own, in as many batches as they need, just before the
-// block's transaction commits. Should that commit fail, the block is
-// written again and gives the same rows; an event delivered in between is
-// sent again under the same messageId, which at-least-once allows.
+// block's transaction commits. Should the transaction not commit (a
+// conflict with another chain's writer, an overflow), they are removed
+// again (dropWebhookEventsApart): the retry re-reads what the other writer
+// committed meanwhile and may give other events (a primary-network
+// balance). An event delivered in between may be sent again under the same
+// messageId, which at-least-once allows.
 
 // webhookEvents is a block transaction's webhook state.
 type webhookEvents struct {
@@ -33,6 +37,9 @@ type webhookEvents struct {
 	seq    map[webhookdata.ID]uint32
 	// pending are the block's events not yet placed.
 	pending []outboxRow
+	// apart are the keys of events written apart from the transaction,
+	// removed if it does not commit.
+	apart [][]byte
 	// written counts the events the transaction wrote (the commit wakes
 	// the delivery runner when there are any).
 	written int
@@ -111,6 +118,7 @@ func (w *blockTxn) placeWebhookEvents(first bool) error {
 	batch := w.s.db.NewWriteBatch()
 	defer batch.Cancel()
 	for _, r := range rows {
+		w.hooks.apart = append(w.hooks.apart, r.key)
 		if err := batch.Set(r.key, r.body); err != nil {
 			return fmt.Errorf("writing %d webhook events of %s block %d apart: %w", len(rows), w.chain, w.hooks.height, err)
 		}
@@ -119,4 +127,25 @@ func (w *blockTxn) placeWebhookEvents(first bool) error {
 		return fmt.Errorf("writing %d webhook events of %s block %d apart: %w", len(rows), w.chain, w.hooks.height, err)
 	}
 	return nil
+}
+
+// dropWebhookEventsApart removes the events written apart from a
+// transaction that did not commit; its blocks are written again, with the
+// events they then give.
+func (w *blockTxn) dropWebhookEventsApart() {
+	if len(w.hooks.apart) == 0 {
+		return
+	}
+	batch := w.s.db.NewWriteBatch()
+	defer batch.Cancel()
+	for _, k := range w.hooks.apart {
+		if err := batch.Delete(k); err != nil {
+			w.s.log.Warn("removing the webhook events of an uncommitted block", zap.Stringer("chain", w.chain), zap.Error(err))
+			return
+		}
+	}
+	if err := batch.Flush(); err != nil {
+		w.s.log.Warn("removing the webhook events of an uncommitted block", zap.Stringer("chain", w.chain), zap.Error(err))
+	}
+	w.hooks.apart = nil
 }
