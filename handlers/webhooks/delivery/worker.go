@@ -32,7 +32,10 @@ type worker struct {
 	// when the deliveries fail (zero: they do not; the store keeps it,
 	// this is the worker's copy), and the backoff between attempts.
 	failingSince time.Time
-	backoff      backoff
+	// unsaved says the store could not take failingSince: the next
+	// failure stores it rather than starting a new run.
+	unsaved bool
+	backoff backoff
 }
 
 func newWorker(r *Runner, id webhookdata.ID, chain netinfo.Chain, cancel context.CancelFunc) *worker {
@@ -72,7 +75,7 @@ func (w *worker) run(ctx context.Context) {
 		case ctx.Err() != nil:
 			return
 		case errors.Is(err, errInactive):
-			w.failingSince = time.Time{}
+			w.failingSince, w.unsaved = time.Time{}, false
 			w.backoff.reset()
 		case err != nil:
 			w.r.log.Warn("delivering webhook events", zap.Stringer("webhook", w.id), zap.Error(err))
@@ -205,7 +208,7 @@ func (w *worker) recovered(ctx context.Context) error {
 	}
 	w.r.log.Info("webhook deliveries succeed again", zap.Stringer("webhook", w.id),
 		zap.Duration("failedFor", time.Since(w.failingSince)))
-	w.failingSince = time.Time{}
+	w.failingSince, w.unsaved = time.Time{}, false
 	return nil
 }
 
@@ -224,9 +227,15 @@ func (w *worker) failed(ctx context.Context, h *webhookdata.Webhook, e store.Out
 		return false
 	}
 	if !found {
-		w.failingSince = now
-		if err := w.r.store.SetWebhookFailingSince(ctx, w.id, now); err != nil {
-			// The next failure tries again: the run then counts from it.
+		// None stored: a run begins, unless the start of this worker's
+		// run could not be stored (then it is stored now). A run the
+		// store no longer holds was ended by a change of the webhook.
+		if !w.unsaved || w.failingSince.IsZero() {
+			w.failingSince = now
+		}
+		w.unsaved = false
+		if err := w.r.store.SetWebhookFailingSince(ctx, w.id, w.failingSince); err != nil {
+			w.unsaved = true
 			w.r.log.Warn("recording a webhook's run of failed deliveries", zap.Stringer("webhook", w.id), zap.Error(err))
 		}
 		w.r.log.Warn("webhook delivery failed; retrying with backoff", zap.Stringer("webhook", w.id),
