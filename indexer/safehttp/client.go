@@ -77,8 +77,8 @@ func NewClient(opts Options) *http.Client {
 // service answers on, or that carry an IPv4 address the check would not
 // see: "this network", shared address space (carrier NAT), IETF protocol
 // assignments, benchmarking, the IPv4 reserved block; IPv6 translation and
-// tunnelling prefixes (NAT64, 6to4, Teredo), whose IPv4 side may be a
-// private one, and the deprecated site-local block.
+// tunnelling prefixes (NAT64, 6to4, Teredo, IPv4-compatible, SIIT), whose
+// IPv4 side may be a private one, and the deprecated site-local block.
 var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
@@ -90,6 +90,8 @@ var notPublic = []netip.Prefix{
 	netip.MustParsePrefix("2002::/16"),
 	netip.MustParsePrefix("2001::/32"),
 	netip.MustParsePrefix("fec0::/10"),
+	netip.MustParsePrefix("::/96"),
+	netip.MustParsePrefix("::ffff:0:0:0/96"),
 }
 
 // PublicAddress reports whether a is a public unicast address: not

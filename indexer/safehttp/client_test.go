@@ -22,6 +22,7 @@ func TestPublicAddress(t *testing.T) {
 		"224.0.0.1": false, "::1": false, "::": false, "fe80::1": false, "fc00::1": false, "ff02::1": false,
 		"::ffff:127.0.0.1": false, "::ffff:8.8.8.8": true,
 		"64:ff9b::a00:1": false, "64:ff9b:1::1": false, "2002:a00:1::1": false, "2001:0:a00:1::1": false, "fec0::1": false,
+		"::a00:1": false, "::ffff:0:a00:1": false,
 		"2001:4860:4860::8888": true,
 	} {
 		require.Equal(t, public, PublicAddress(netip.MustParseAddr(addr)), addr)
