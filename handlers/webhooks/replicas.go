@@ -127,16 +127,13 @@ func (v *Service) ImportWebhooks(ctx context.Context, doc ReplicaDocument) ([]Im
 			return nil, err
 		}
 	}
-	if err := s.hooks.SetWebhookSecret(ctx, doc.Secret); err != nil {
+	stored, err := s.hooks.ImportWebhooks(ctx, hooks, doc.Secret)
+	if err != nil {
 		return nil, err
 	}
-	out := make([]ImportedWebhook, 0, len(hooks))
-	for _, h := range hooks {
-		stored, err := s.hooks.ImportWebhook(ctx, h)
-		if err != nil {
-			return out, fmt.Errorf("importing webhook %s (the ones before it are imported): %w", h.ID, err)
-		}
-		out = append(out, ImportedWebhook{ID: stored.ID.String(), Status: string(stored.Status), Replaced: replaced[h.ID]})
+	out := make([]ImportedWebhook, 0, len(stored))
+	for _, h := range stored {
+		out = append(out, ImportedWebhook{ID: h.ID.String(), Status: string(h.Status), Replaced: replaced[h.ID]})
 	}
 	return out, nil
 }

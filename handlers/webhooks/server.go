@@ -37,10 +37,9 @@ type Backend interface {
 	Webhooks(ctx context.Context) ([]webhookdata.Webhook, error)
 	WebhookSecret(ctx context.Context) (string, error)
 	RotateWebhookSecret(ctx context.Context) (string, error)
-	// ImportWebhook creates or replaces a webhook under its own ID (a copy
-	// from another replica); SetWebhookSecret sets the shared secret.
-	ImportWebhook(ctx context.Context, h webhookdata.Webhook) (webhookdata.Webhook, error)
-	SetWebhookSecret(ctx context.Context, secret string) error
+	// ImportWebhooks creates or replaces webhooks under their own IDs and
+	// sets the shared secret, all at once (a copy from another replica).
+	ImportWebhooks(ctx context.Context, hooks []webhookdata.Webhook, secret string) ([]webhookdata.Webhook, error)
 	// NextHeight is the height of the first block of chain the node
 	// accepts from now on (its height now + 1); false when the node's
 	// height is not known yet (the chain's follower has not read it).
