@@ -44,11 +44,7 @@ func TestImportWebhooksTakesEveryKind(t *testing.T) {
 	m["chainId"], m["id"] = "X", "401da7d9-0a7e-4f6a-9c3e-2b1d0e5f6a7b"
 	raw, err := json.Marshal(m)
 	require.NoError(t, err)
-	_, err = b.svc.ImportWebhooks(t.Context(), ReplicaDocument{Secret: doc.Secret, Webhooks: []json.RawMessage{raw}})
-	var apiErr *api.Error
-	require.ErrorAs(t, err, &apiErr)
-	require.Equal(t, http.StatusBadRequest, apiErr.Status)
-	require.Contains(t, apiErr.Message, "invalid chainId 'X'")
+	requireImportRefused(t, b, ReplicaDocument{Secret: doc.Secret, Webhooks: []json.RawMessage{raw}}, "invalid chainId 'X'")
 }
 
 // An import does not turn a webhook into one of another kind on the same
@@ -71,9 +67,17 @@ func TestImportWebhooksKeepsAWebhooksKind(t *testing.T) {
 		"subEvents": map[string]any{"addressActivitySubEvents": []string{"balance_change"}}}
 	raw, err := json.Marshal(m)
 	require.NoError(t, err)
-	_, err = b.svc.ImportWebhooks(t.Context(), ReplicaDocument{Secret: doc.Secret, Webhooks: []json.RawMessage{raw}})
+	requireImportRefused(t, b, ReplicaDocument{Secret: doc.Secret, Webhooks: []json.RawMessage{raw}},
+		"is a validator_activity webhook on this node, not primary_network_address_activity")
+}
+
+// requireImportRefused imports doc into r and requires a 400 whose message
+// holds fragment.
+func requireImportRefused(t *testing.T, r replica, doc ReplicaDocument, fragment string) {
+	t.Helper()
+	_, err := r.svc.ImportWebhooks(t.Context(), doc)
 	var apiErr *api.Error
 	require.ErrorAs(t, err, &apiErr)
 	require.Equal(t, http.StatusBadRequest, apiErr.Status)
-	require.Contains(t, apiErr.Message, "is a validator_activity webhook on this node, not primary_network_address_activity")
+	require.Contains(t, apiErr.Message, fragment)
 }
