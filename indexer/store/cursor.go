@@ -41,3 +41,14 @@ func readCursor(txn *badger.Txn, chain netinfo.Chain, stream Stream) (Cursor, er
 	})
 	return c, err
 }
+
+// Stream names one of a chain's cursors: the block follower, and later
+// back-fills that run behind it.
+type Stream uint8
+
+const (
+	StreamBlocks Stream = iota
+	// StreamVertices is the X-chain's DAG vertex follower (its own cursor
+	// beside the X-chain's blocks; it counts no TPS).
+	StreamVertices
+)

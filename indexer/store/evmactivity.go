@@ -131,3 +131,12 @@ func (w *blockTxn) addrTokenWritten(addr, token common.Address, kind byte) bool 
 	w.addrTokens[k] = kind
 	return false
 }
+
+// Activity kinds in the 0x95 keys: which typed history a row belongs to.
+const (
+	activityNative   byte = 0
+	activityErc20    byte = 1
+	activityErc721   byte = 2
+	activityErc1155  byte = 3
+	activityInternal byte = 4
+)

@@ -328,15 +328,6 @@ const (
 	tagHookFail byte = 0xB4
 )
 
-// Activity kinds in the 0x95 keys: which typed history a row belongs to.
-const (
-	activityNative   byte = 0
-	activityErc20    byte = 1
-	activityErc721   byte = 2
-	activityErc1155  byte = 3
-	activityInternal byte = 4
-)
-
 // maxKeyLen is the length of the layout's longest key (0x94: tag, chain,
 // owner, contract, token ID, height): a reverse scan of a whole prefix
 // starts from a key longer than any (pastPrefix).
@@ -376,17 +367,6 @@ var (
 	metaTokenKeyKey = []byte{tagMeta, 't', 'o', 'k', 'e', 'n', 'k', 'e', 'y'}
 	// metaWebhookSecretKey holds the webhooks' shared secret (webhook.go).
 	metaWebhookSecretKey = []byte{tagMeta, 'w', 'h', 's', 'e', 'c', 'r', 'e', 't'}
-)
-
-// Stream names one of a chain's cursors: the block follower, and later
-// back-fills that run behind it.
-type Stream uint8
-
-const (
-	StreamBlocks Stream = iota
-	// StreamVertices is the X-chain's DAG vertex follower (its own cursor
-	// beside the X-chain's blocks; it counts no TPS).
-	StreamVertices
 )
 
 func cursorKey(c netinfo.Chain, s Stream) []byte { return append(newKey(tagCursor, c), byte(s)) }
