@@ -126,6 +126,17 @@ test-unit:
 TEST     ?= .
 E2E_TEST  = $(GO) test -count=1 -p 1 -timeout 25m -tags e2e -run '$(TEST)'
 
+# The explorer's tests drive Debian's Chromium (tests/e2e/harness/browser.go);
+# a machine without it gets it from Debian's packages (needs root, as CI has).
+CHROMIUM ?= /usr/bin/chromium
+.PHONY: browser
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		echo "installing Debian's chromium for the explorer's browser tests"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } || \
+		{ echo "could not install chromium: run apt-get install chromium as root"; exit 1; }; \
+	fi
+
 # Each domain's packages: EVM chains (tests/e2e/evm, and the real-node test
 # of indexer/evmchain); the primary network, staking and L1s; signature
 # aggregation; what an operator meets (make run and its seed, health,
@@ -144,19 +155,19 @@ E2E_METRICS  := ./tests/e2e/metrics/
 # SDK's validateWebhook, delivery across kill -9 and failing receivers.
 E2E_WEBHOOKS := ./tests/e2e/webhooks/
 
-test-e2e: build
+test-e2e: build browser
 	$(E2E_TEST) $(E2E_NODEAPI) $(E2E_OPERATOR) $(E2E_PRIMARY) $(E2E_EVM) $(E2E_SIGAGG) $(E2E_ADOPT) $(E2E_METRICS) $(E2E_WEBHOOKS)
 
-test-e2e-evm: build
+test-e2e-evm: build browser
 	$(E2E_TEST) $(E2E_EVM)
 
-test-e2e-primary: build
+test-e2e-primary: build browser
 	$(E2E_TEST) $(E2E_PRIMARY)
 
 test-e2e-sigagg: build
 	$(E2E_TEST) $(E2E_SIGAGG)
 
-test-e2e-operator: build
+test-e2e-operator: build browser
 	$(E2E_TEST) $(E2E_OPERATOR)
 
 test-e2e-nodeapi: build

@@ -6,6 +6,8 @@ require (
 	github.com/ava-labs/avalanchego v1.14.2
 	github.com/ava-labs/avalanchego/graft/coreth v1.14.2
 	github.com/ava-labs/libevm v1.13.14-0.4.0.rc.2
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/go-json-experiment/json v1.27.2
 	github.com/gorilla/mux v1.8.1

@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/explorer"
 	"github.com/avadata/avadata/handlers/metrics"
 	"github.com/avadata/avadata/handlers/operations"
 	"github.com/avadata/avadata/handlers/primary"
@@ -45,6 +46,9 @@ type Backend struct {
 	// Webhooks keeps the webhooks; nil answers their operations as not
 	// served yet.
 	Webhooks webhooks.Backend
+	// Tokens finds tokens by name or symbol for the explorer's search; nil
+	// searches no token names.
+	Tokens explorer.TokenSearcher
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/explorer"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/handlers/webhooks"
 )
@@ -16,4 +17,6 @@ type Config struct {
 	EVM evm.Config
 	// Webhooks tunes the webhook operations.
 	Webhooks webhooks.Config
+	// Explorer tunes the explorer's pages.
+	Explorer explorer.Config
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/explorer"
 	"github.com/avadata/avadata/handlers/metrics"
 	"github.com/avadata/avadata/handlers/operations"
 	"github.com/avadata/avadata/handlers/primary"
@@ -41,6 +42,7 @@ type server struct {
 //	GET  /v1/status                         follower progress
 //	POST /rpc                               JSON-RPC 2.0, service "avadata"
 //	GET  /metrics/v1/avg_tps/{chainId}      metrics service ({metrics_url} = {base_url}/metrics)
+//	GET  /explorer/                         the explorer: HTML pages for people (handlers/explorer)
 //	...                                     every domain's operations (doc.go lists them all)
 //
 // ctrl may be nil; the JSON-RPC follower controls then do not exist. log may
@@ -106,5 +108,12 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	routes = append(routes, primary.Routes(s.Core, b.Primary, b.Staking, b.Platform, b.Vertices)...)
 	routes = append(routes, operations.Routes(s.Core, b.Exports)...)
 	routes = append(routes, hooks.Routes()...)
+
+	// The explorer's pages read through the API's routes (not their own).
+	pages, err := explorer.Routes(s.Core, s.cfg.Explorer, serve.NewRouter(routes), b.Tokens)
+	if err != nil {
+		return nil, err
+	}
+	routes = append(routes, pages...)
 	return routes, nil
 }

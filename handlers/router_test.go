@@ -156,6 +156,9 @@ func TestOpenAPIDocument(t *testing.T) {
 	require.NoError(t, err)
 	var fromRoutes, fromDoc []string
 	for _, rt := range routes {
+		if rt.Page {
+			continue // the explorer's pages are for people, not API operations
+		}
 		fromRoutes = append(fromRoutes, strings.ToLower(rt.Method)+" "+rt.Path)
 	}
 	for path, ops := range doc.Paths {

@@ -39,6 +39,9 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	cfg := handlers.Config{Config: serve.Config{APIKeys: vm.config.acceptedAPIKeys(), Version: Version}}
 	vm.config.httpLimits(&cfg.Config)
 	cfg.Webhooks = vm.config.webhooksAPIConfig()
+	// The explorer shows NFT images from other origins only where the
+	// operator let avadata fetch NFT metadata from them.
+	cfg.Explorer.RemoteImages = vm.config.NFTMetadata.Fetch
 	if vm.config.ContractMetadataFile != "" {
 		curated, err := evm.LoadCuratedContracts(vm.config.ContractMetadataFile)
 		if err != nil {

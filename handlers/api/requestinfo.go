@@ -12,6 +12,9 @@ type RequestInfo struct {
 	// route is the name of the matched route, or one of the pseudo routes
 	// below; it labels metrics and logs.
 	Route string
+	// Base is the node's /ext/bc/<chainID or alias> prefix the request came
+	// under ("" if none): pages link below it.
+	Base string
 	// MetricsService is true for paths under the metrics base ({metrics_url}
 	// = {base_url}/metrics), whose error bodies carry message as []string.
 	MetricsService bool

@@ -15,6 +15,10 @@ type Route struct {
 	Path    string // gorilla/mux template, relative to the base URL
 	Summary string
 	Handler http.Handler
+	// Page marks a page of the explorer (handlers/explorer): HTML for
+	// people, not an operation of the API, so the OpenAPI document does
+	// not describe it.
+	Page bool
 }
 
 // Handler is an endpoint that returns its failure instead of writing it,

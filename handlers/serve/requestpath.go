@@ -53,6 +53,18 @@ func (a *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.handler.
 // come in; the store must stay open until it closes.
 func (a *Handler) Idle() <-chan struct{} { return a.budget.Idle() }
 
+// NewRouter is the router of routes alone, without the request path around
+// it (names, metrics, limits, budgets): for calls made in process by a
+// handler whose own request already went through it (the explorer's
+// pages). Its replies are the routes' own, the content type included.
+func NewRouter(routes []api.Route) http.Handler {
+	router := newRouter(routes)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", api.ContentTypeJSON)
+		router.ServeHTTP(w, r)
+	})
+}
+
 // newRouter builds the gorilla/mux router of routes. Path cleaning is off:
 // gorilla would answer "//" or "/a/../b" with a redirect, which neither
 // carries a JSON body nor means anything for this API.
@@ -173,6 +185,9 @@ func prepareRequests(router *mux.Router, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := api.StripChainPrefix(r.URL.Path)
 		info := &api.RequestInfo{MetricsService: api.IsMetricsPath(path)}
+		if base := strings.TrimSuffix(r.URL.Path, path); base != r.URL.Path {
+			info.Base = base
+		}
 		r = r.WithContext(api.WithRequestInfo(r.Context(), info))
 		u := *r.URL
 		u.Path, u.RawPath = path, ""

@@ -1,0 +1,71 @@
+package explorer
+
+import (
+	"html/template"
+	"net/url"
+	"strings"
+)
+
+// linkFuncs make the explorer's links. Every link is absolute below the
+// explorer's root, with each path segment escaped.
+func linkFuncs() template.FuncMap {
+	return template.FuncMap{
+		"link":      link,
+		"withQuery": withQuery,
+		"tabs":      tabs,
+	}
+}
+
+// link is the explorer URL of the path segments: link req "evm" 43112 "tx" h.
+func link(req *request, segments ...any) string {
+	var b strings.Builder
+	b.WriteString(req.Root)
+	for _, s := range segments {
+		b.WriteByte('/')
+		b.WriteString(url.PathEscape(str(s)))
+	}
+	if len(segments) == 0 {
+		b.WriteByte('/')
+	}
+	return b.String()
+}
+
+// withQuery is the current page's URL with query parameters set (pairs of
+// name and value; an empty value removes the parameter): for tabs and the
+// next page of a list.
+func withQuery(req *request, kv ...any) string {
+	q := url.Values{}
+	for k, v := range req.Query {
+		q[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		name, value := str(kv[i]), str(kv[i+1])
+		if value == "" {
+			q.Del(name)
+		} else {
+			q.Set(name, value)
+		}
+	}
+	u := req.Root + req.Path
+	if enc := q.Encode(); enc != "" {
+		u += "?" + enc
+	}
+	return u
+}
+
+// tab is one tab of a page's tab bar.
+type tab struct {
+	Name, Label, URL string
+	Current          bool
+}
+
+// tabs is the tab bar of the current page: each spec is "name:Label"; a
+// tab's URL is the page with tab=name, from the first page of its list.
+func tabs(req *request, current string, specs ...string) []tab {
+	out := make([]tab, 0, len(specs))
+	for _, spec := range specs {
+		name, label, _ := strings.Cut(spec, ":")
+		out = append(out, tab{Name: name, Label: label, URL: withQuery(req, "tab", name, "page", ""), Current: name == current})
+	}
+	return out
+}
