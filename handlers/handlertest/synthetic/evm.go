@@ -18,7 +18,11 @@ import (
 // The shape of the traffic: busy C-chain-like blocks of PerBlock txs
 // between Accounts accounts, every other one an ERC-20 transfer (one log)
 // of one of Tokens tokens, and in each of the first Held blocks a mint of
-// one more token to the holder, who so holds Held tokens.
+// one more token to the holder, who so holds Held tokens. Tx number s goes
+// from account 7s to account 13s (mod Accounts), and the even numbers are
+// the token transfers: so an account of odd index sends and receives only
+// native transfers, one of even index only token transfers, each in about
+// 2 of every 1,000 txs.
 const (
 	PerBlock = 20
 	Accounts = 1000
@@ -30,12 +34,12 @@ const (
 
 // EVM is what FillEVM wrote, for a benchmark to ask for.
 type EVM struct {
-	Accounts []common.Address // the senders and recipients
-	Tokens   []common.Address // the tokens the transfers move
-	HeldTkns []common.Address // the tokens minted to Holder
-	Holder   common.Address
-	Txs      int    // txs written: their hashes are Hash("tx", 1…Txs)
-	Top      uint64 // the last block: blocks are 1…Top, hashes Hash("block", n)
+	Accounts   []common.Address // the senders and recipients
+	Tokens     []common.Address // the tokens the transfers move
+	HeldTokens []common.Address // the tokens minted to Holder
+	Holder     common.Address
+	Txs        int    // txs written: their hashes are Hash("tx", 1…Txs)
+	Top        uint64 // the last block: blocks are 1…Top, hashes Hash("block", n)
 }
 
 // Hash is the synthetic hash number n of a kind ("tx", "block", …):
@@ -58,7 +62,7 @@ func Addresses(kind string, n int) []common.Address {
 func Layout(txs int) EVM {
 	blocks := txs / PerBlock
 	return EVM{Accounts: Addresses("account", Accounts), Tokens: Addresses("token", Tokens),
-		HeldTkns: Addresses("held", Held), Holder: Addresses("holder", 1)[0],
+		HeldTokens: Addresses("held", Held), Holder: Addresses("holder", 1)[0],
 		Txs: blocks * PerBlock, Top: uint64(blocks)}
 }
 
@@ -79,7 +83,7 @@ func FillEVM(ctx context.Context, st *store.Store, chain netinfo.Chain, txs int)
 			return EVM{}, fmt.Errorf("writing synthetic blocks from %d: %w", from, err)
 		}
 	}
-	for i, token := range append(append([]common.Address{}, f.Tokens...), f.HeldTkns...) {
+	for i, token := range append(append([]common.Address{}, f.Tokens...), f.HeldTokens...) {
 		c := evmdata.Contract{Address: token, Kind: evmdata.Erc20, Name: fmt.Sprintf("Token %03d", i),
 			Symbol: fmt.Sprintf("T%03d", i), Decimals: 18, HasDecimal: true}
 		if err := st.SetContractMetadata(ctx, chain, c); err != nil {
@@ -111,7 +115,7 @@ func (f EVM) block(n uint64, seq *uint64) *evmdata.Block {
 				Value: big.NewInt(int64(s))}}
 		}
 		if n <= Held && j == 0 { // a mint of held token n-1 to the holder
-			token := f.HeldTkns[n-1]
+			token := f.HeldTokens[n-1]
 			tx.To, tx.Value, tx.Gas, tx.GasUsed = &token, new(big.Int), 60000, 51000
 			tx.Transfers = []evmdata.TokenTransfer{{LogIndex: uint32(j), Token: token, Kind: evmdata.Erc20, To: f.Holder,
 				Value: big.NewInt(1e18)}}
