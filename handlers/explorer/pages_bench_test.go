@@ -132,6 +132,14 @@ type benchData struct {
 	synthetic.EVM
 	handler     http.Handler
 	deepAddress string // the busy address's page after benchDeepPages Next links
+	notes       []string
+}
+
+// logf logs a finding of the setup and keeps it for the table (a parent
+// benchmark's log shows only with -v).
+func (d *benchData) logf(b *testing.B, format string, args ...any) {
+	b.Logf(format, args...)
+	d.notes = append(d.notes, fmt.Sprintf(format, args...))
 }
 
 func (d *benchData) evm(segments ...string) string {
@@ -157,12 +165,13 @@ func (d *benchData) primaryAddress(chain string) string {
 
 func BenchmarkExplorerPages(b *testing.B) {
 	d := openBenchStore(b)
-	d.deepAddress = followNext(b, d.handler, d.evm("address", d.Accounts[1].Hex()), benchDeepPages)
+	d.deepAddress = followNext(b, d, d.evm("address", d.Accounts[1].Hex()), benchDeepPages)
 	srv := httptest.NewServer(d.handler)
 	b.Cleanup(srv.Close)
 	n := benchRequests()
 	var table strings.Builder
-	fmt.Fprintf(&table, "\n%d txs, %d requests a page and side; server time in ms (in process; %d clients; loopback, one client); CPU and allocations a page, in process\n",
+	fmt.Fprintf(&table, "\n%s\n", strings.Join(d.notes, "\n"))
+	fmt.Fprintf(&table, "%d txs, %d requests a page and side; server time in ms (in process; %d clients; loopback, one client); CPU and allocations a page, in process\n",
 		d.Txs, n, benchPageClients)
 	fmt.Fprintf(&table, "| page | status | bytes | p50 | p99 | max | p99 %dc | p99 loopback | CPU ms | alloc KB | allocs |\n"+
 		"|---|---|---|---|---|---|---|---|---|---|---|\n", benchPageClients)
@@ -308,9 +317,9 @@ var nextLink = regexp.MustCompile(`rel="next" href="([^"]+)"`)
 // followNext follows path's Next links up to pages times (fewer where the
 // list ends first) and returns the last page's path below the explorer,
 // or "" where the page is not served.
-func followNext(b *testing.B, h http.Handler, path string, pages int) string {
+func followNext(b *testing.B, d *benchData, path string, pages int) string {
 	for i := range pages {
-		rec := serveOnce(h, path)
+		rec := serveOnce(d.handler, path)
 		if missing(rec) {
 			return ""
 		}
@@ -319,12 +328,12 @@ func followNext(b *testing.B, h http.Handler, path string, pages int) string {
 		}
 		m := nextLink.FindStringSubmatch(rec.Body.String())
 		if m == nil {
-			b.Logf("the deep page is page %d, the list's last", i+1)
+			d.logf(b, "the deep address page is page %d, the list's last", i+1)
 			return path
 		}
 		path = strings.TrimPrefix(html.UnescapeString(m[1]), explorer.Prefix)
 	}
-	b.Logf("the deep page is page %d", pages+1)
+	d.logf(b, "the deep address page is page %d", pages+1)
 	return path
 }
 
@@ -373,9 +382,9 @@ func openBenchStore(b *testing.B) *benchData {
 				b.Fatal(err)
 			}
 		}
-		b.Logf("filled the store with %d txs in %d blocks in %s", d.Txs, d.Top, time.Since(began).Round(time.Millisecond))
+		d.logf(b, "filled the store with %d txs in %d blocks in %s", d.Txs, d.Top, time.Since(began).Round(time.Millisecond))
 	} else {
-		b.Logf("reopened the store of %d txs in %s in %s", d.Txs, dir, time.Since(began).Round(time.Millisecond))
+		d.logf(b, "reopened the store of %d txs in %s in %s", d.Txs, dir, time.Since(began).Round(time.Millisecond))
 	}
 	d.handler = newHandler(b, st, d.Top)
 	return d
