@@ -93,6 +93,7 @@ func (e *explorerCheck) paging(t *testing.T) {
 	e.open(t, "/address/"+f.ewoq.Address().Hex())
 	first := b.Attrs(t, "#all-txs tr[data-tx-row]", "data-tx-row")
 	require.Len(t, first, 25, "%s: a full first page of EWOQ's transactions", f.name())
+	t.Logf("%s: EWOQ's address page (25 transactions) is %d bytes", f.name(), len(b.HTML(t)))
 	firstURL := b.Location(t)
 	b.Click(t, `a[rel=next]`)
 	b.RequireClean(t)
@@ -120,10 +121,13 @@ func (e *explorerCheck) hostileToken(t *testing.T) {
 	holder := key.EthAddress()
 	sent, err := f.ewoq.SendDeploy(e.ctx, f.art.erc20, hostileTokenName, hostileTokenSymbol)
 	require.NoError(t, err)
-	mint, err := f.ewoq.SendTransact(e.ctx, sent.Contract, f.art.erc20, "mint", nil, holder, harness.Ether(7))
+	// The mint goes in the same burst, so with a gas limit of its own: an
+	// estimate would run against a contract not deployed yet.
+	mint, err := f.ewoq.SendWithGas(e.ctx, sent.Contract, 200_000, f.art.erc20, "mint", nil, holder, harness.Ether(7))
 	require.NoError(t, err)
 	rs, err := f.ewoq.WaitReceipts(e.ctx, sent.Hash, mint)
 	require.NoError(t, err)
+	require.Equal(t, []uint64{1, 1}, []uint64{rs[0].Status, rs[1].Status}, "%s: deploying and minting the hostile token", f.name())
 	waitEVMIndexed(t, e.ctx, f.chain.BlockchainID.String(), rs[1].BlockNumber)
 	f.waitTokenMetadata(t, e.ctx, sent.Contract, "ERC-20")
 
