@@ -86,6 +86,9 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	require.True(t, strings.HasSuffix(b.Location(t), "/tx/"+x.Hash.Hex()), b.Location(t))
 	e.checkTx(t, x)
 	b.Screenshot(t, "evm-tx")
+	restore := b.PhoneWidth(t)
+	require.True(t, b.FitsWidth(t), "%s: the tx page fits a phone's width (its tables scroll in their own box)", f.name())
+	restore()
 
 	// The recipient: balance against eth_getBalance (it only receives, so
 	// nothing is pending), ERC-20 balance against balanceOf.
