@@ -75,7 +75,7 @@ func (s *server) servePrimaryAddress(r *http.Request, req *request) (view, error
 	ctx := r.Context()
 	switch d.Tab {
 	case "utxos":
-		q := pageQuery(req, primaryListSize)
+		q := primaryListQuery(req)
 		q.Set("addresses", addr)
 		if req.Query.Get("includeSpent") == "true" {
 			d.IncludeSpent = true
@@ -83,7 +83,7 @@ func (s *server) servePrimaryAddress(r *http.Request, req *request) (view, error
 		}
 		d.UTXOs, err = s.get(ctx, primaryCall(req, p, q, "utxos"))
 	case "history":
-		q := pageQuery(req, primaryListSize)
+		q := primaryListQuery(req)
 		q.Set("addresses", addr)
 		d.Txs, err = s.get(ctx, primaryCall(req, p, q, "transactions"))
 	default:

@@ -31,7 +31,7 @@ func TestPrimaryAddressPageTabs(t *testing.T) {
 		require.Contains(t, body, `<tr data-category="`+c[0]+`"`)
 	}
 	require.Equal(t, 8, strings.Count(body, `<tr data-category=`))
-	require.Contains(t, body, `<tr data-category="lockedPlatform" data-asset="`+assetID+`">`)
+	require.Contains(t, body, `<tr data-category="lockedPlatform" data-asset="`+assetID+`" data-shared="">`)
 	require.Contains(t, body, `data-amount="1500000000">1.5</span>`)
 	require.Contains(t, body, `<td class="num" data-field="utxoCount">2</td>`)
 	require.Contains(t, body, explorerLink("/c-chain")) // the atomic memory's counterparty

@@ -23,7 +23,7 @@ func (s *server) servePrimaryAsset(r *http.Request, req *request) (view, error) 
 	id := api.PathVar(r, "assetId")
 	replies := s.getAll(r.Context(),
 		primaryCall(req, p, nil, "assets", id),
-		primaryCall(req, p, pageQuery(req, primaryListSize), "assets", id, "transactions"))
+		primaryCall(req, p, primaryListQuery(req), "assets", id, "transactions"))
 	if err := firstError(replies); err != nil {
 		return view{}, err
 	}

@@ -121,6 +121,17 @@ func primaryCall(req *request, p primaryPage, query url.Values, segments ...stri
 	return call(query, append([]string{"v1", "networks", req.Network, "blockchains", p.Chain.Alias}, segments...)...)
 }
 
+// primaryListQuery is the query of a list call: pageQuery, with the
+// explorer URL's pageSize where it names one (the API checks it; the next
+// page's link keeps it), else primaryListSize.
+func primaryListQuery(req *request) url.Values {
+	q := pageQuery(req, primaryListSize)
+	if n := req.Query.Get("pageSize"); n != "" {
+		q.Set("pageSize", n)
+	}
+	return q
+}
+
 // memoText is a memo (the API's 0x hex) for people: its text where the
 // bytes are printable UTF-8, else the hex as it came. html/template
 // escapes the text like any other.

@@ -4,7 +4,8 @@ import (
 	"net/http"
 )
 
-// primaryListSize is the page size of the primary-network pages' lists.
+// primaryListSize is the page size of the primary-network pages' lists
+// (primaryListQuery).
 const primaryListSize = 25
 
 // primaryLatestData is what a chain page shows: one tab of the chain's
@@ -35,9 +36,9 @@ func (s *server) servePrimaryLatest(r *http.Request, req *request) (view, error)
 		}
 	}
 	if d.Tab == "blocks" {
-		d.Blocks, err = s.get(r.Context(), primaryCall(req, p, pageQuery(req, primaryListSize), "blocks"))
+		d.Blocks, err = s.get(r.Context(), primaryCall(req, p, primaryListQuery(req), "blocks"))
 	} else {
-		d.Txs, err = s.get(r.Context(), primaryCall(req, p, pageQuery(req, primaryListSize), "transactions"))
+		d.Txs, err = s.get(r.Context(), primaryCall(req, p, primaryListQuery(req), "transactions"))
 	}
 	if err != nil {
 		return view{}, err

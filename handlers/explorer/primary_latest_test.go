@@ -21,6 +21,7 @@ func TestPrimaryChainPageListsBlocksAndTransactions(t *testing.T) {
 	h := newTestExplorer(t, Config{}, fakeAPI{
 		primaryAPI + "p-chain/blocks":                               blocks,
 		primaryAPI + "p-chain/blocks?pageSize=25&pageToken=tok%262": jsonOf(t, `{"blocks":[],"chainInfo":{}}`),
+		primaryAPI + "p-chain/blocks?pageSize=2&pageToken=tok%262":  jsonOf(t, `{"blocks":[],"chainInfo":{},"nextPageToken":"tok3"}`),
 		primaryAPI + "p-chain/transactions":                         txs,
 		primaryAPI + "c-chain/transactions":                         cTxs,
 	}, nil)
@@ -33,6 +34,9 @@ func TestPrimaryChainPageListsBlocksAndTransactions(t *testing.T) {
 	// The next page passes the token back as the API's pageToken.
 	body = pageBody(t, h, "/p-chain?page=tok%262", http.StatusOK)
 	require.Contains(t, body, "No blocks.")
+	// A pageSize in the URL is the API's, and the next page keeps it.
+	body = pageBody(t, h, "/p-chain?page=tok%262&pageSize=2", http.StatusOK)
+	require.Contains(t, body, `rel="next" href="/ext/bc/data/explorer/p-chain?page=tok3&amp;pageSize=2"`)
 
 	body = pageBody(t, h, "/p-chain?tab=transactions", http.StatusOK)
 	require.Contains(t, body, explorerLink("/p-chain/tx/"+txID1))
