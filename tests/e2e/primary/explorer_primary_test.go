@@ -299,15 +299,17 @@ func issueMemoTx(t *testing.T, ctx context.Context, s *primaryScenario, memo str
 	return tx.ID()
 }
 
-// TestPrimaryExplorerAddresses: A's address on P and X shows the balances
-// the node gives (platform.getBalance, avm.getAllBalances and getUTXOs with
-// sourceChain, classified as the balances tests do) in every category,
-// and the UTXO set of getUTXOs, paged with Next.
+// TestPrimaryExplorerAddresses: A's address on P, X and C shows the
+// balances the node gives (platform.getBalance, avm.getAllBalances and
+// getUTXOs with sourceChain, classified as the balances tests do) in every
+// category, the UTXO set of getUTXOs, paged with Next, and A's history:
+// the scenario's txs of A the node accepted (on C, found by A's EVM
+// address).
 func TestPrimaryExplorerAddresses(t *testing.T) {
 	s, ctx := primaryFixture(t)
 	b := harness.NewBrowser(t, env.URI(t))
 	now := nodeSnapshot(t, ctx, s, "now", time.Now().Unix())
-	for _, chain := range []string{"P", "X"} {
+	for _, chain := range []string{"P", "X", "C"} {
 		alias, addr := chainAlias(chain), s.chainAddr(t, chain)
 		openExplorerPage(t, b, "/"+alias+"/address/"+addr)
 		require.Equal(t, addr, b.Text(t, "#address"))
@@ -342,7 +344,9 @@ func TestPrimaryExplorerAddresses(t *testing.T) {
 		}
 		require.ElementsMatch(t, balanceCategories[chain], every, "%s: every category shows", chain)
 		t.Logf("%s address page: %d bytes", chain, len(b.HTML(t)))
-		b.Screenshot(t, map[string]string{"P": "p-address", "X": "x-address"}[chain])
+		if chain != "C" {
+			b.Screenshot(t, map[string]string{"P": "p-address", "X": "x-address"}[chain])
+		}
 
 		// The UTXOs, two a page: the set getUTXOs gives, atomic memory included.
 		var want []string
@@ -361,7 +365,21 @@ func TestPrimaryExplorerAddresses(t *testing.T) {
 			b.RequireClean(t)
 		}
 		require.ElementsMatch(t, want, shown, "%s: A's UTXOs", chain)
-		require.Greater(t, len(shown), 2, "%s: more than one page", chain)
+		if chain != "C" {
+			require.Greater(t, len(shown), 2, "%s: more than one page", chain)
+		}
+
+		historyOf := addr
+		if chain == "C" {
+			historyOf = s.evm.Hex()
+		}
+		openExplorerPage(t, b, "/"+alias+"/address/"+historyOf+"?tab=history")
+		var wantTxs []string
+		for _, tx := range s.txsOn(chain, true) {
+			wantTxs = append(wantTxs, tx.id.String())
+		}
+		slices.Reverse(wantTxs) // newest first
+		require.Equal(t, wantTxs, b.Attrs(t, `table.primary-txs tr[data-tx]`, "data-tx"), "%s: A's history", chain)
 	}
 }
 
@@ -426,4 +444,13 @@ func TestPrimaryExplorerNavigation(t *testing.T) {
 	}
 	require.Equal(t, wantHeights, heights, "X blocks over two pages")
 	require.Equal(t, wantIDs, blockIDs, "X block IDs over two pages")
+
+	// The chain pages at their default size; C's lists its atomic txs.
+	for _, path := range []string{"/p-chain", "/p-chain?tab=transactions", "/x-chain?tab=transactions", "/c-chain"} {
+		openExplorerPage(t, b, path)
+		t.Logf("%s: %d bytes", path, len(b.HTML(t)))
+		require.Positive(t, b.Count(t, `tr[data-block], tr[data-tx]`), "%s lists something", path)
+	}
+	require.Contains(t, b.Attrs(t, `table.primary-txs tr[data-tx]`, "data-tx"),
+		scenarioTxLabeled(t, s, "C export to P (unimported)").id.String())
 }
