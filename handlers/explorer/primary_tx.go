@@ -14,6 +14,12 @@ type primaryTxData struct {
 	Tx object
 	// Memo is the tx's memo as text where it is printable, else its hex.
 	Memo string
+	// StakeStart is when a staking tx's stake started: its startTimestamp,
+	// or where that is 0 its block's time (StakeStartIsBlockTime): since
+	// Durango a stake starts when its tx is accepted, and wallets leave
+	// the tx's own start time 0.
+	StakeStart            any
+	StakeStartIsBlockTime bool
 }
 
 // servePrimaryTx draws /{p-chain|x-chain|c-chain}/tx/{txId}: the tx, what
@@ -28,6 +34,9 @@ func (s *server) servePrimaryTx(r *http.Request, req *request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	d := primaryTxData{primaryPage: p, Tx: tx, Memo: memoText(tx["memo"])}
+	d := primaryTxData{primaryPage: p, Tx: tx, Memo: memoText(tx["memo"]), StakeStart: tx["startTimestamp"]}
+	if str(d.StakeStart) == "0" {
+		d.StakeStart, d.StakeStartIsBlockTime = tx["blockTimestamp"], true
+	}
 	return view{Template: "primary_tx", Title: p.Chain.Label + " transaction " + short(id), Data: d}, nil
 }

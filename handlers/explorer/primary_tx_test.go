@@ -24,7 +24,7 @@ func TestPrimaryTxPageShowsUTXOsAndEscapesText(t *testing.T) {
 			"amount":"2000000000000","assetId":"`+assetID+`","consumedOnChainId":"`+pChainID+`","createdOnChainId":"`+pChainID+`","blockNumber":"9","blockTimestamp":1,"outputIndex":0,"txHash":"`+txID2+`",
 			"utxoType":"STAKE","staked":true,"utxoStartTimestamp":1700000000,"utxoEndTimestamp":1700086400,"stakeableLocktime":1800000000,"threshold":1}],
 		"value":[],"amountBurned":[],"amountStaked":[{"assetId":"`+assetID+`","name":"Avalanche","symbol":"AVAX","denomination":9,"type":"secp256k1","amount":"2000000000000"}],
-		"amountL1ValidatorBalanceBurned":[],"nodeId":"`+nodeID+`","startTimestamp":1700000000,"endTimestamp":1700086400,"rewardAddresses":["`+addrA+`"]}`)
+		"amountL1ValidatorBalanceBurned":[],"nodeId":"`+nodeID+`","startTimestamp":0,"endTimestamp":1700086400,"rewardAddresses":["`+addrA+`"]}`)
 	cTx := jsonOf(t, `{"txHash":"`+txID1+`","blockHeight":12,"blockHash":"0xabc","timestamp":1700000000,"memo":"","txType":"ImportTx",
 		"amountUnlocked":[],"amountCreated":[],"sourceChain":"`+pChainID+`","destinationChain":"`+cChainID+`",
 		"evmOutputs":[{"toAddress":"0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC","asset":{"assetId":"`+assetID+`","name":"Avalanche","symbol":"AVAX","denomination":9,"type":"secp256k1","amount":"599000000"}}],
@@ -53,7 +53,8 @@ func TestPrimaryTxPageShowsUTXOsAndEscapesText(t *testing.T) {
 
 	body = pageBody(t, h, "/p-chain/tx/"+txID2, http.StatusOK)
 	require.Contains(t, body, explorerLink("/validators/"+nodeID))
-	require.Contains(t, body, `data-field="period">2023-11-14 22:13:20 UTC – 2023-11-15 22:13:20 UTC`)
+	// The tx names no start (since Durango): the stake starts at its block.
+	require.Contains(t, body, `data-field="period">2023-11-14 22:13:20 UTC – 2023-11-15 22:13:20 UTC</span> <span class="muted">(from its acceptance`)
 	require.Contains(t, body, `data-amount="2000000000000">2000</span>`)
 	require.Contains(t, body, `<span class="badge">stake</span> <span class="badge">staked</span>`)
 	require.Contains(t, body, "stakeable until 2027-01-15 08:00:00 UTC")

@@ -454,3 +454,23 @@ func TestPrimaryExplorerNavigation(t *testing.T) {
 	require.Contains(t, b.Attrs(t, `table.primary-txs tr[data-tx]`, "data-tx"),
 		scenarioTxLabeled(t, s, "C export to P (unimported)").id.String())
 }
+
+// TestPrimaryExplorerStakingTx: the staking scenario's validator and
+// delegator txs show the node ID (linked to its validator page), the stake
+// period and weight getCurrentValidators gave while they were active, and
+// the reward owner of the tx.
+func TestPrimaryExplorerStakingTx(t *testing.T) {
+	s, _ := stakingFixture(t)
+	b := harness.NewBrowser(t, env.URI(t))
+	shown := func(ts uint64) string { return time.Unix(int64(ts), 0).UTC().Format("2006-01-02 15:04:05 UTC") }
+	for _, st := range s.stakers() {
+		openExplorerPage(t, b, "/p-chain/tx/"+st.id.String())
+		require.Equal(t, st.txType, b.Text(t, `#tx [data-field=type]`), st.label)
+		require.Equal(t, st.nodeID.String(), b.Text(t, `#tx [data-field=node]`), st.label)
+		require.Equal(t, []string{strings.TrimPrefix(explorerPage(t, "/validators/"+st.nodeID.String()), env.URI(t))},
+			b.Attrs(t, `#tx a[data-field=node]`, "href"), st.label)
+		require.Equal(t, shown(st.start)+" – "+shown(st.end), b.Text(t, `#tx [data-field=period]`), st.label)
+		require.Equal(t, []string{strconv.FormatUint(st.weight, 10)}, b.Attrs(t, `#tx [data-field=staked] span.amount`, "data-amount"), st.label)
+		require.Contains(t, b.Attrs(t, `#tx [data-field=rewardOwners] a`, "data-address"), bech32Of(t, s.hrp, st.rewardTo), st.label)
+	}
+}
