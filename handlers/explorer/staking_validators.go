@@ -29,7 +29,7 @@ func validatorFilterParams() []string {
 		"minTimeRemaining", "maxTimeRemaining",
 		"minFeePercentage", "maxFeePercentage",
 		"minUptimePerformance", "maxUptimePerformance",
-		"sortBy", "sortOrder",
+		"sortBy", "sortOrder", "pageSize",
 	}
 }
 
