@@ -56,7 +56,7 @@ func TestValidatorsPageShowsTheAPIsBadRequest(t *testing.T) {
 func TestValidatorsPageWithoutTheNodesTotals(t *testing.T) {
 	h := newTestExplorer(t, Config{}, fakeAPI{
 		"/v1/networks/local/validators?pageSize=25": jsonOf(t, `{"validators":[]}`),
-		"/v1/networks/local": &api.Error{Status: http.StatusServiceUnavailable, Message: "the node's current validators cannot be read"},
+		"/v1/networks/local":                        &api.Error{Status: http.StatusServiceUnavailable, Message: "the node's current validators cannot be read"},
 	}, nil)
 	rec := getPage(t, h, "/validators")
 	require.Equal(t, http.StatusOK, rec.Code)
