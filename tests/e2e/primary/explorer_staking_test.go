@@ -51,16 +51,45 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 	t.Helper()
 	primaryID := constants.PrimaryNetworkID.String()
 	first := root + "/validators?" + url.Values{"validationStatus": {"active"}, "subnetId": {primaryID}, "pageSize": {"2"}}.Encode()
-	var node []nodeValidator
+
+	// The totals, and the filter form: a part of one node ID narrows the
+	// list as the node's validators say; the form keeps the other filters.
+	node := nodeCurrentValidators(t, ctx, env.URI(t))
+	require.NotEmpty(t, node)
+	require.Equal(t, int64(http.StatusOK), b.Open(t, first))
+	b.RequireClean(t)
+	explorerShot(t, b, "validators")
+	var total uint64
+	for _, v := range node {
+		total += uint64(v.Weight)
+	}
+	require.Equal(t, strconv.Itoa(len(node)), b.Text(t, "[data-field=validatorCount]"), "getNetworkDetails' validator count")
+	require.Equal(t, avaxText(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
+	id := node[0].NodeID.String()
+	part := id[len(id)-5:]
+	b.Submit(t, "form#validator-filters input[name=nodeIds]", part)
+	b.RequireClean(t)
+	loc, err := url.Parse(b.Location(t))
+	require.NoError(t, err)
+	require.Equal(t, part, loc.Query().Get("nodeIds"))
+	require.Equal(t, "active", loc.Query().Get("validationStatus"))
+	var narrowed []string
+	for _, v := range node {
+		if strings.Contains(v.NodeID.String(), part) {
+			narrowed = append(narrowed, v.NodeID.String())
+		}
+	}
+	require.ElementsMatch(t, narrowed, b.Attrs(t, "table#validators tbody tr[data-node]", "data-node"), "nodeIds=%s", part)
+	require.Equal(t, []string{part}, b.Attrs(t, "input[name=nodeIds]", "value"), "the form echoes its filter")
+
+	// Every active primary validator with its stake, two a page, read
+	// until the node's set stands still across the pages.
 	var shown map[string]string // node ID → stake shown
-	var locations []string // of the pages, in order
+	var locations []string      // of the pages, in order
 	for attempt := 0; ; attempt++ {
 		node = nodeCurrentValidators(t, ctx, env.URI(t))
 		require.Equal(t, int64(http.StatusOK), b.Open(t, first))
 		b.RequireClean(t)
-		if attempt == 0 {
-			b.Screenshot(t, "validators")
-		}
 		shown, locations = map[string]string{}, nil
 		for {
 			locations = append(locations, b.Location(t))
@@ -82,39 +111,14 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 		}
 	}
 	want := map[string]string{}
-	var total uint64
 	for _, v := range node {
 		want[v.NodeID.String()] = avaxText(uint64(v.Weight))
-		total += uint64(v.Weight)
 	}
 	require.Equal(t, want, shown, "the active primary validators and their stake, as getCurrentValidators says")
 	require.Greater(t, len(locations), 1, "two per page: the list pages")
-
-	// Back to the page before the last, then the first page again.
 	b.Back(t)
 	require.Equal(t, locations[len(locations)-2], b.Location(t))
 	b.RequireClean(t)
-	require.Equal(t, int64(http.StatusOK), b.Open(t, first))
-	require.Equal(t, strconv.Itoa(len(node)), b.Text(t, "[data-field=validatorCount]"), "getNetworkDetails' validator count")
-	require.Equal(t, avaxText(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
-
-	// The filter form: a part of one node ID narrows the list as the
-	// node's validators say; the form keeps the other filters.
-	part := node[0].NodeID.String()[len(node[0].NodeID.String())-5:]
-	b.Submit(t, "form#validator-filters input[name=nodeIds]", part)
-	b.RequireClean(t)
-	loc, err := url.Parse(b.Location(t))
-	require.NoError(t, err)
-	require.Equal(t, part, loc.Query().Get("nodeIds"))
-	require.Equal(t, "active", loc.Query().Get("validationStatus"))
-	var narrowed []string
-	for _, v := range node {
-		if strings.Contains(v.NodeID.String(), part) {
-			narrowed = append(narrowed, v.NodeID.String())
-		}
-	}
-	require.ElementsMatch(t, narrowed, b.Attrs(t, "table#validators tbody tr[data-node]", "data-node"), "nodeIds=%s", part)
-	require.Equal(t, []string{part}, b.Attrs(t, "input[name=nodeIds]", "value"), "the form echoes its filter")
 
 	// On a phone the page needs no sideways scrolling.
 	restore := b.PhoneWidth(t)
@@ -135,7 +139,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	page := root + "/validators/" + s.nodeID.String()
 	require.Equal(t, int64(http.StatusOK), b.Open(t, page))
 	b.RequireClean(t)
-	b.Screenshot(t, "validator")
+	explorerShot(t, b, "validator")
 	sel := fmt.Sprintf("section.validation[data-tx=%q]", s.validator.id.String())
 	require.Equal(t, 1, b.Count(t, sel), "the scenario's validation")
 	require.Equal(t, "completed", b.Attrs(t, sel, "data-status")[0])
@@ -214,7 +218,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	uri := env.URI(t)
 	require.Equal(t, int64(http.StatusOK), b.Open(t, root+"/subnets"))
 	b.RequireClean(t)
-	b.Screenshot(t, "subnets")
+	explorerShot(t, b, "subnets")
 	require.ElementsMatch(t, nodeSubnetIDs(t, ctx, uri), b.Attrs(t, "table#subnets tbody tr[data-subnet]", "data-subnet"),
 		"the subnets of platform.getSubnets")
 	l1Row := fmt.Sprintf("tr[data-subnet=%q]", l1.subnetID.String())
@@ -233,7 +237,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, 0, b.Count(t, "table#l1-validators tbody tr[data-validation]"), "no active L1 validator")
 	b.Click(t, "#toggle-inactive")
 	b.RequireClean(t)
-	b.Screenshot(t, "subnet-l1")
+	explorerShot(t, b, "subnet-l1")
 	v := truth.GetL1Validator(t, ctx, uri, l1.first.validationID)
 	row := fmt.Sprintf("tr[data-validation=%q]", l1.first.validationID.String())
 	require.Equal(t, 1, b.Count(t, row))
@@ -244,7 +248,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	// The L1 → its validator.
 	b.Click(t, row+" a.l1-validator")
 	b.RequireClean(t)
-	b.Screenshot(t, "l1-validator")
+	explorerShot(t, b, "l1-validator")
 	require.Equal(t, l1.first.validationID.String(), b.Text(t, "#validation-id"))
 	require.Equal(t, v.NodeID.String(), b.Text(t, "[data-field=nodeId]"))
 	require.Equal(t, strconv.FormatUint(uint64(v.Weight), 10), b.Text(t, "[data-field=weight]"))
@@ -276,7 +280,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, evm.BlockchainID, l1.chainID)
 	b.Click(t, "#manager-chain")
 	b.RequireClean(t)
-	b.Screenshot(t, "blockchain")
+	explorerShot(t, b, "blockchain")
 	var nodeChain truth.Blockchain
 	for _, c := range truth.Blockchains(t, ctx, uri) {
 		if c.ID == evm.BlockchainID.String() {
@@ -316,4 +320,11 @@ func avaxText(nAVAX uint64) string {
 	s := r.FloatString(9)
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// explorerShot takes the page's screenshot and logs its size.
+func explorerShot(t *testing.T, b *harness.Browser, name string) {
+	t.Helper()
+	b.Screenshot(t, name)
+	t.Logf("explorer page %s: %d bytes of HTML", name, len(b.HTML(t)))
 }
