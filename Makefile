@@ -217,6 +217,13 @@ test-sdk: build
 # quorum for fresh and cached messages, one client and 16.
 # The webhooks one times, per EVM transaction, its block's acceptance to its
 # address_activity delivery at a receiver on loopback.
+# The explorer one (bench-explorer; no node) serves every explorer page type
+# from a real store of AVADATA_BENCH_EXPLORER_TXS synthetic EVM transactions
+# (default 1M) through the whole HTTP layer, AVADATA_BENCH_PAGE_REQS requests
+# a page (default 200) at one client and four and over loopback, and prints
+# a table of each page's server time, bytes, CPU and allocations; a page the
+# build lacks shows as missing. AVADATA_BENCH_EXPLORER_DIR keeps the store
+# there for the next run of the same size (the fill takes about a minute).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./indexer/...
 	$(GO) test -count=1 -run '^$$' -bench 'EVMCatchUp' -benchtime 3x -timeout 30m ./tests/e2e/evm/
@@ -226,6 +233,11 @@ bench: build
 	$(GO) test -count=1 -run '^$$' -bench 'PrimaryHTTPRoutes' -benchtime 1x -timeout 40m ./tests/e2e/primary/
 	$(GO) test -count=1 -run '^$$' -bench 'SigAgg' -timeout 30m ./tests/e2e/sigagg/
 	$(GO) test -count=1 -run '^$$' -bench 'WebhooksLatency' -benchtime 100x -timeout 30m ./tests/e2e/webhooks/
+	$(MAKE) bench-explorer
+
+.PHONY: bench-explorer
+bench-explorer:
+	$(GO) test -count=1 -run '^$$' -bench 'ExplorerPages' -benchtime 1x -timeout 60m ./handlers/explorer/
 
 # The test contracts' artifacts (tests/contracts/artifacts) are committed;
 # rebuild them after changing tests/contracts/src. Needs node and npm; not
