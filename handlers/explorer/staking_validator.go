@@ -17,8 +17,12 @@ type validatorData struct {
 	List object
 }
 
-// validatorPageSize is the page size of a validator page's tabs.
-const validatorPageSize = 25
+// validatorPageSize is the page size of a validator page's tables, and
+// validationsPageSize of its validations, each drawn whole (about 2 KB).
+const (
+	validatorPageSize   = 25
+	validationsPageSize = 10
+)
 
 // serveValidator draws one node's page: each tab is one API listing of
 // that node, paged.
@@ -29,7 +33,7 @@ func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 	switch tab {
 	case "", "validations":
 		tab = "validations"
-		c = call(pageQuery(req, validatorPageSize), "v1", "networks", req.Network, "validators", nodeID)
+		c = call(pageQuery(req, validationsPageSize), "v1", "networks", req.Network, "validators", nodeID)
 	case "delegators":
 		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "delegators")
 	case "rewards":

@@ -9,7 +9,7 @@ import (
 
 func TestValidatorPageShowsItsValidations(t *testing.T) {
 	h := newTestExplorer(t, Config{}, fakeAPI{
-		"/v1/networks/local/validators/" + testNode + "?pageSize=25": jsonOf(t, `{"validators":[
+		"/v1/networks/local/validators/" + testNode + "?pageSize=10": jsonOf(t, `{"validators":[
 			{"txHash":"2vtx","nodeId":"`+testNode+`","subnetId":"11111111111111111111111111111111LpoYY","amountStaked":"2000000000000",
 			 "delegationFee":"20.0000","startTimestamp":1700000000,"endTimestamp":1700000060,"validationStatus":"completed",
 			 "delegatorCount":2,"amountDelegated":"350000000000",
