@@ -1,0 +1,54 @@
+package explorer
+
+import (
+	"net/http"
+
+	"github.com/avadata/avadata/handlers/api"
+)
+
+// validatorData is what a validator's page shows: its tab's listing.
+type validatorData struct {
+	NodeID string
+	Tab    string
+	// List is the tab's reply: getSingleValidatorDetails (validations),
+	// listDelegators (delegators), listHistoricalPrimaryNetworkRewards
+	// (rewards), listPendingPrimaryNetworkRewards (pending) or
+	// listPrimaryNetworkBlocksByNodeId on the P-chain (blocks).
+	List object
+}
+
+// validatorPageSize is the page size of a validator page's tables, and
+// validationsPageSize of its validations, each drawn whole (about 2 KB).
+const (
+	validatorPageSize   = 25
+	validationsPageSize = 10
+)
+
+// serveValidator draws one node's page: each tab is one API listing of
+// that node, paged.
+func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
+	nodeID := api.PathVar(r, "nodeId")
+	tab := req.Query.Get("tab")
+	var c apiCall
+	switch tab {
+	case "", "validations":
+		tab = "validations"
+		c = call(pageQuery(req, validationsPageSize), "v1", "networks", req.Network, "validators", nodeID)
+	case "delegators":
+		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "delegators")
+	case "rewards":
+		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "rewards")
+	case "pending":
+		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "rewards:listPending")
+	case "blocks":
+		c = call(pageQuery(req, validatorPageSize), "v1", "networks", req.Network, "blockchains", "p-chain", "nodes", nodeID, "blocks")
+	default:
+		return view{}, api.BadRequest("invalid tab '%s': must be one of validations, delegators, rewards, pending, blocks", api.Truncate(tab))
+	}
+	list, err := s.get(r.Context(), c)
+	if err != nil {
+		return view{}, err
+	}
+	return view{Template: "staking_validator", Title: "Validator " + nodeID,
+		Data: validatorData{NodeID: nodeID, Tab: tab, List: list}}, nil
+}
