@@ -1,0 +1,12 @@
+package explorer
+
+// redirect is a page handler's answer that sends the browser to another
+// page (303 See Other): the search's one match, the explorer's root
+// without its slash. Handlers return it as their error; serve (page.go)
+// answers with the redirect instead of a page.
+type redirect struct {
+	// URL is the absolute path of the page (made with link).
+	URL string
+}
+
+func (r *redirect) Error() string { return "see " + r.URL }
