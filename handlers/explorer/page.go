@@ -91,6 +91,7 @@ func (s *server) serve(h pageHandler) http.Handler {
 		v, err := h(r, req)
 		var see *redirect
 		if errors.As(err, &see) {
+			header.Set("Content-Type", "text/html; charset=utf-8")
 			http.Redirect(w, r, see.URL, http.StatusSeeOther)
 			return
 		}
