@@ -170,7 +170,7 @@ func idProbes(req *request, id string, network func(segments ...string) apiCall)
 			found: searchCandidate{Kind: kindSubnet, Chain: "P-Chain", Label: id, URL: link(req, "subnets", id)}},
 		searchProbe{call: network("blockchains", id),
 			found: searchCandidate{Kind: kindBlockchain, Chain: "P-Chain", Label: id, URL: link(req, "blockchains", id)}},
-		searchProbe{call: apiCall{Path: network("l1Validators").Path, Query: url.Values{"l1ValidationId": {id}}},
+		searchProbe{call: apiCall{Path: network("l1Validators").Path, Query: url.Values{"l1ValidationId": {id}, "includeInactiveL1Validators": {"true"}}},
 			found:    searchCandidate{Kind: kindL1, Chain: "P-Chain", Label: id, URL: link(req, "l1-validators", id)},
 			nonEmpty: "validators"},
 		searchProbe{call: network("blockchains", "x-chain", "vertices", id),

@@ -54,16 +54,16 @@ func TestSearchRedirectsOneMatchAndListsSeveral(t *testing.T) {
 		fakenet.SubnetChain: {{Address: common.HexToAddress("0xd1"), Kind: evmdata.Erc20, Name: "Token 779672", Symbol: "T20"}},
 	}
 	h := newTestExplorer(t, Config{}, fakeAPI{
-		"/v1/address/" + someAddr + "/chains":                           jsonOf(t, `{"indexedChains":[{"chainId":"779672"}]}`),
-		"/v1/address/0x00000000000000000000000000000000000000cc/chains": jsonOf(t, `{"indexedChains":[]}`),
-		"/v1/chains/779672/transactions/" + someHash:                    jsonOf(t, `{}`),
-		"/v1/chains/43112/blocks/12":                                    jsonOf(t, `{}`),
-		net + "/blockchains/p-chain/blocks/12":                          jsonOf(t, `{}`),
-		net + "/subnets/" + id:                                          jsonOf(t, `{}`),
-		net + "/blockchains/p-chain/transactions/" + id:                 jsonOf(t, `{}`),
-		net + "/l1Validators?l1ValidationId=" + id:                      jsonOf(t, `{"validators":[]}`),
-		net + "/l1Validators?l1ValidationId=" + l1:                      jsonOf(t, `{"validators":[{}]}`),
-		net + "/blockchains/x-chain/transactions/" + ids.ID{8}.String(): &api.Error{Status: http.StatusServiceUnavailable, Message: "not yet"},
+		"/v1/address/" + someAddr + "/chains":                                       jsonOf(t, `{"indexedChains":[{"chainId":"779672"}]}`),
+		"/v1/address/0x00000000000000000000000000000000000000cc/chains":             jsonOf(t, `{"indexedChains":[]}`),
+		"/v1/chains/779672/transactions/" + someHash:                                jsonOf(t, `{}`),
+		"/v1/chains/43112/blocks/12":                                                jsonOf(t, `{}`),
+		net + "/blockchains/p-chain/blocks/12":                                      jsonOf(t, `{}`),
+		net + "/subnets/" + id:                                                      jsonOf(t, `{}`),
+		net + "/blockchains/p-chain/transactions/" + id:                             jsonOf(t, `{}`),
+		net + "/l1Validators?includeInactiveL1Validators=true&l1ValidationId=" + id: jsonOf(t, `{"validators":[]}`),
+		net + "/l1Validators?includeInactiveL1Validators=true&l1ValidationId=" + l1: jsonOf(t, `{"validators":[{}]}`),
+		net + "/blockchains/x-chain/transactions/" + ids.ID{8}.String():             &api.Error{Status: http.StatusServiceUnavailable, Message: "not yet"},
 	}, tokens)
 
 	cases := []struct{ q, location string }{
