@@ -64,11 +64,12 @@ type homeChart struct {
 	Err           string
 }
 
-// homeMetrics are the charted metrics (the Metrics API's names).
-var homeMetrics = []struct{ metric, label string }{
-	{"txCount", "Transactions"},
-	{"activeAddresses", "Active addresses"},
-	{"gasUsed", "Gas used"},
+// homeMetric is one charted metric: the Metrics API's name, and a label.
+type homeMetric struct{ metric, label string }
+
+// homeMetrics are the charted metrics.
+func homeMetrics() []homeMetric {
+	return []homeMetric{{"txCount", "Transactions"}, {"activeAddresses", "Active addresses"}, {"gasUsed", "Gas used"}}
 }
 
 // serveHome draws the home page: every followed chain with its heights and
@@ -128,7 +129,7 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 
 	data.Charts = s.homeCharts(req, status, interval)
 	charts := len(calls)
-	for _, m := range homeMetrics {
+	for _, m := range homeMetrics() {
 		calls = append(calls, call(url.Values{"timeInterval": {interval}, "pageSize": {chartBuckets(interval)}},
 			"metrics", "v2", "chains", data.Charts.Chain, "metrics", m.metric))
 	}
@@ -152,7 +153,7 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 			}
 		}
 	}
-	for i, m := range homeMetrics {
+	for i, m := range homeMetrics() {
 		rep := replies[charts+i]
 		c := homeChart{Metric: m.metric, Label: m.label}
 		if rep.Err != nil {

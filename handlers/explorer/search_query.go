@@ -35,10 +35,13 @@ var (
 	heightShape = regexp.MustCompile(`^[0-9]{1,19}$`)
 )
 
-// primaryChains are the primary network's chains as the URL scheme and the
-// API's {blockchainId} name them.
-var primaryChains = []struct{ alias, label, letter string }{
-	{"p-chain", "P-Chain", "P"}, {"x-chain", "X-Chain", "X"}, {"c-chain", "C-Chain", "C"},
+// primaryChain is a primary network chain as the URL scheme and the API's
+// {blockchainId} (alias), people (label) and addresses (letter) name it.
+type primaryChain struct{ alias, label, letter string }
+
+// primaryChains are P, X and C.
+func primaryChains() []primaryChain {
+	return []primaryChain{{"p-chain", "P-Chain", "P"}, {"x-chain", "X-Chain", "X"}, {"c-chain", "C-Chain", "C"}}
 }
 
 // planSearch decides from the query's shape what it may be.
@@ -77,7 +80,7 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 				found: searchCandidate{Kind: kindBlock, Chain: chain, Label: "block " + q, URL: link(req, "evm", id, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of "+chain)
 		}
-		for _, p := range primaryChains[:2] {
+		for _, p := range primaryChains()[:2] {
 			plan.probes = append(plan.probes, searchProbe{call: network("blockchains", p.alias, "blocks", q),
 				found: searchCandidate{Kind: kindBlock, Chain: p.label, Label: "block " + q, URL: link(req, p.alias, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of the "+p.label)
@@ -142,7 +145,7 @@ func primaryAddress(req *request, q, hrp string) ([]searchCandidate, bool) {
 	}
 	bech = strings.ToLower(bech)
 	var out []searchCandidate
-	for _, p := range primaryChains {
+	for _, p := range primaryChains() {
 		if (letter == "" && p.letter != "C") || strings.EqualFold(letter, p.letter) {
 			addr := p.letter + "-" + bech
 			out = append(out, searchCandidate{Kind: kindAddress, Chain: p.label, Label: addr, URL: link(req, p.alias, "address", addr)})
@@ -155,11 +158,11 @@ func primaryAddress(req *request, q, hrp string) ([]searchCandidate, bool) {
 // a 32-byte ID names.
 func idProbes(req *request, id string, network func(segments ...string) apiCall) ([]searchProbe, []string) {
 	var probes []searchProbe
-	for _, p := range primaryChains {
+	for _, p := range primaryChains() {
 		probes = append(probes, searchProbe{call: network("blockchains", p.alias, "transactions", id),
 			found: searchCandidate{Kind: kindTx, Chain: p.label, Label: id, URL: link(req, p.alias, "tx", id)}})
 	}
-	for _, p := range primaryChains[:2] {
+	for _, p := range primaryChains()[:2] {
 		probes = append(probes, searchProbe{call: network("blockchains", p.alias, "blocks", id),
 			found: searchCandidate{Kind: kindBlock, Chain: p.label, Label: id, URL: link(req, p.alias, "block", id)}})
 	}

@@ -47,6 +47,10 @@ func TestEVMExplorerHomeStatusSearch(t *testing.T) {
 	require.EqualValues(t, http.StatusOK, b.Open(t, root+"/"))
 	b.RequireClean(t)
 	b.Screenshot(t, "home")
+	for _, page := range []string{"/", "/?interval=day", "/status", "/search?q=T20"} {
+		r := harness.Get(t, ctx, root+page)
+		t.Logf("explorer page %s: %d, %d bytes", page, r.Status, len(r.Body))
+	}
 	for _, f := range fixtures {
 		box := "#evm-" + f.chainID()
 		shown := b.Attrs(t, box+" tr[data-block]", "data-block")
