@@ -130,7 +130,11 @@ func preferCreated(found []searchCandidate) []searchCandidate {
 	return out
 }
 
-// chainLabel names an EVM chain for a candidate.
+// evmChainLabel names an EVM chain for people: its name (the C-chain's
+// is "C" in the API's status) and its EVM chain id.
 func evmChainLabel(name string, id uint64) string {
+	if name == "C" {
+		name = "C-Chain"
+	}
 	return fmt.Sprintf("%s (EVM chain %d)", name, id)
 }

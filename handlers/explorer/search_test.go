@@ -113,7 +113,7 @@ func TestSearchSaysWhatItTriedAndRefusesNonsense(t *testing.T) {
 	require.Contains(t, body, "the names and symbols of the tokens")
 	code, _, body = search(t, h, someHash)
 	require.Equal(t, http.StatusNotFound, code)
-	require.Contains(t, body, "transactions and blocks of C (EVM chain 43112)")
+	require.Contains(t, body, "transactions and blocks of C-Chain (EVM chain 43112)")
 
 	code, _, _ = search(t, h, ids.ID{8}.String())
 	require.Equal(t, http.StatusServiceUnavailable, code, "a probe that could not answer is no \"not found\"")
