@@ -130,7 +130,7 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 	data.Charts = s.homeCharts(req, status, interval)
 	charts := len(calls)
 	for _, m := range homeMetrics() {
-		calls = append(calls, call(url.Values{"timeInterval": {interval}, "pageSize": {chartBuckets(interval)}},
+		calls = append(calls, call(url.Values{"timeInterval": {interval}, "pageSize": {fmt.Sprint(chartBuckets(interval))}},
 			"metrics", "v2", "chains", data.Charts.Chain, "metrics", m.metric))
 	}
 
@@ -159,7 +159,7 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 		if rep.Err != nil {
 			c.Err = errorMessage(rep.Err, s.errorStatus(r, rep.Err))
 		} else {
-			c.SVG = barChart(m.metric, m.label+" per "+interval, chartPoints(rep.Body), interval == "hour")
+			c.SVG = barChart(m.metric, m.label+" per "+interval, chartPoints(rep.Body), interval == "hour", chartBuckets(interval))
 		}
 		data.Charts.Charts = append(data.Charts.Charts, c)
 	}
@@ -168,11 +168,11 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 
 // chartBuckets is how many buckets a chart shows: a day of hours, a month
 // of days.
-func chartBuckets(interval string) string {
+func chartBuckets(interval string) int {
 	if interval == "hour" {
-		return "24"
+		return 24
 	}
-	return "30"
+	return 30
 }
 
 // homeCharts picks the charted chain (the query's chart=, else the
