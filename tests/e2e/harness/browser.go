@@ -212,7 +212,10 @@ func (b *Browser) Click(t testing.TB, selector string) {
 func (b *Browser) Submit(t testing.TB, selector, text string) {
 	t.Helper()
 	before := b.Location(t)
-	b.do(t, "typing into "+selector, chromedp.SetValue(chromedp.CSS(selector), ""),
+	// The input is emptied by script: chromedp's SetValue cannot set "" (it
+	// sends the empty string as undefined, and the input then reads "undefined").
+	b.do(t, "typing into "+selector,
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { document.querySelector(%q).value = ""; })()`, selector)),
 		chromedp.SendKeys(chromedp.CSS(selector), text+"\r"))
 	b.waitNavigated(t, before)
 }
