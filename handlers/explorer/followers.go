@@ -71,6 +71,8 @@ type follower struct {
 	ETA string
 	// Rate is the blocks per second, for people.
 	Rate string
+	// Wrote is when the follower last wrote to the index, for people.
+	Wrote string
 	// Backfill* are the back-fill's progress where there is one.
 	BackfillDone, BackfillTodo   uint64
 	BackfillPercent, BackfillETA string
@@ -122,6 +124,7 @@ func (st statusReply) followers() []follower {
 		f.Percent = percent(f.Done, f.Todo)
 		f.ETA = duration(c.ETASeconds)
 		f.Rate = fmt.Sprintf("%.1f", c.BlocksPerSecond)
+		f.Wrote = wallClock(c.LastApplied)
 		if b := c.Backfill; b != nil && b.State != "done" {
 			// The back-fill fills down from the first block the index held
 			// to Target: the blocks held of those between Target and the
@@ -156,4 +159,17 @@ func duration(secs int64) string {
 		return ""
 	}
 	return time.Duration(secs * int64(time.Second)).String()
+}
+
+// wallClock writes an RFC 3339 time of the status for people: "never" for
+// the zero time (nothing written yet).
+func wallClock(rfc3339 string) string {
+	t, err := time.Parse(time.RFC3339Nano, rfc3339)
+	if err != nil {
+		return rfc3339
+	}
+	if t.IsZero() {
+		return "never"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
 }

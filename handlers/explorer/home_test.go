@@ -15,8 +15,9 @@ import (
 const homeStatus = `{"version":"v1","network":{"name":"local","networkId":12345,"evmChainId":43112,
  "evmChains":[{"name":"C","blockchainId":"cchain","evmChainId":43112},{"name":"dispatch","blockchainId":"dchain","evmChainId":779672}]},
  "chains":[
-  {"chain":"P","indexedHeight":90,"historyFrom":1,"nodeHeight":100,"lag":10,"blocksPerSecond":2.5,"etaSeconds":4,"running":true},
-  {"chain":"X","indexedHeight":5,"historyFrom":1,"nodeHeight":5,"lag":0,"caughtUp":true,"running":true},
+  {"chain":"P","indexedHeight":90,"historyFrom":1,"nodeHeight":100,"lag":10,"blocksPerSecond":2.5,"etaSeconds":4,"running":true,
+   "lastApplied":"2026-11-27T16:14:00.582031539Z"},
+  {"chain":"X","indexedHeight":5,"historyFrom":1,"nodeHeight":5,"lag":0,"caughtUp":true,"running":true,"lastApplied":"0001-01-01T00:00:00Z"},
   {"chain":"C","blockchainId":"cchain","indexedHeight":50,"historyFrom":1,"nodeHeight":50,"caughtUp":true,"running":true,
    "backfill":{"target":1,"firstHeight":41,"state":"filling","etaSeconds":20}},
   {"chain":"dispatch","blockchainId":"dchain","indexedHeight":7,"historyFrom":1,"nodeHeight":9,"lag":2,"paused":true,"lastError":"<b>boom</b>"}]}`

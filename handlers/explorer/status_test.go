@@ -51,6 +51,8 @@ func TestStatusSaysWhatIsDownAndWhy(t *testing.T) {
 		require.Contains(t, body, `<tr data-chain="`+chain+`">`)
 	}
 	require.Contains(t, body, `<td class="num" data-field="blocksPerSecond">2.5</td>`)
+	require.Contains(t, body, `<td data-field="lastApplied">2026-11-27 16:14:00 UTC</td>`)
+	require.Contains(t, body, `<td data-field="lastApplied">never</td>`)
 	require.Contains(t, body, "&lt;b&gt;boom&lt;/b&gt;")
 
 	up := `{"status":"ok","info":{},"error":{},"details":{"P":{"status":"up"},"C":{"status":"up"}}}`
