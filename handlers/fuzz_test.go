@@ -14,8 +14,9 @@ import (
 
 // FuzzRouter sends arbitrary requests to the whole HTTP layer and checks the
 // promises every reply keeps: no panic and no 5xx; every non-2xx reply is
-// application/json in the spec's error body; every JSON-RPC reply is valid
-// JSON-RPC 2.0. The peer address and X-Forwarded-For are fuzzed too, since
+// application/json in the spec's error body, but for a GET of the explorer's
+// pages (below /explorer), which are for people: there it is a text/html
+// page; every JSON-RPC reply is valid JSON-RPC 2.0. The peer address and X-Forwarded-For are fuzzed too, since
 // the rate limiter parses them before anything else. `make test` runs it
 // for a bounded time.
 func FuzzRouter(f *testing.F) {
@@ -41,6 +42,13 @@ func FuzzRouter(f *testing.F) {
 		{"POST", "v1/signatureAggregator/local/aggregateSignatures", "", `{"message":"0xzz"}`},
 		{"DELETE", "v1/status", "", ""},
 		{"GET", "v1/chains/%zz", "a=%", ""},
+		{"GET", "explorer", "", ""},
+		{"GET", "explorer/", "chart=%00&interval=week", ""},
+		{"GET", "explorer/search", "q=0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC", ""},
+		{"GET", "explorer/search", "q=" + handlertest.NodeID, ""},
+		{"GET", "explorer/search", "q=%3Cscript%3E", ""},
+		{"GET", "explorer/status", "", ""},
+		{"GET", "explorer/no/such/page", "", ""},
 	}
 	// Control characters in path segments (the node passes them on decoded,
 	// e.g. %0A as a newline) and in queries.
@@ -117,6 +125,12 @@ func checkReply(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder,
 	if res.StatusCode < 300 || req.Method == http.MethodHead {
 		return
 	}
+	if req.Method == http.MethodGet && isExplorerPath(req.URL.Path) {
+		if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Fatalf("GET %q: %d with Content-Type %q; want an HTML page", req.URL.Path, res.StatusCode, ct)
+		}
+		return
+	}
 	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Fatalf("%s %q: %d with Content-Type %q", req.Method, req.URL.Path, res.StatusCode, ct)
 	}
@@ -129,6 +143,12 @@ func checkReply(t *testing.T, req *http.Request, rec *httptest.ResponseRecorder,
 		*e.StatusCode != res.StatusCode {
 		t.Fatalf("%s %q: %d without the spec's error body: %s", req.Method, req.URL.Path, res.StatusCode, raw)
 	}
+}
+
+// isExplorerPath says whether path is the explorer's, below the base URL.
+func isExplorerPath(path string) bool {
+	rest := strings.TrimPrefix(path, "/ext/bc/data/explorer")
+	return rest != path && (rest == "" || strings.HasPrefix(rest, "/"))
 }
 
 // checkJSONRPC requires a JSON-RPC 2.0 response, or no body for a valid

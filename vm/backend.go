@@ -13,6 +13,7 @@ import (
 	"github.com/avadata/avadata/handlers"
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/evm"
+	"github.com/avadata/avadata/handlers/explorer"
 	"github.com/avadata/avadata/handlers/metrics"
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/serve"
@@ -33,6 +34,7 @@ var (
 	_ evm.Reader                  = (*store.Store)(nil)
 	_ metrics.Reader              = (*store.Store)(nil)
 	_ primary.Reader              = (*store.PrimaryReader)(nil)
+	_ explorer.TokenSearcher      = (*store.Store)(nil)
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
@@ -72,6 +74,7 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 		backend.Exports = vm.exports
 	}
 	backend.Webhooks = webhookAPI{Store: vm.store, vm: vm}
+	backend.Tokens = vm.store
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 

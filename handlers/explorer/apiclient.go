@@ -54,10 +54,24 @@ func (s *server) get(ctx context.Context, c apiCall) (object, error) {
 
 // getJSON makes one call and returns its decoded reply, whatever its shape.
 func (s *server) getJSON(ctx context.Context, c apiCall) (any, error) {
+	status, reply, err := s.getReply(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if status < 200 || status > 299 {
+		return nil, &api.Error{Status: status, Message: replyMessage(reply, status)}
+	}
+	return reply, nil
+}
+
+// getReply makes one call and returns its status and decoded body,
+// whatever the status: for the replies whose body says more than an
+// error's message (a health check's 503 says which chain is down and why).
+func (s *server) getReply(ctx context.Context, c apiCall) (int, any, error) {
 	u := &url.URL{Path: c.Path, RawQuery: c.Query.Encode()}
 	r, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("making the request for %s: %w", c.Path, err)
+		return 0, nil, fmt.Errorf("making the request for %s: %w", c.Path, err)
 	}
 	r.URL.Path, r.URL.RawPath = c.Path, ""
 	r.RequestURI = ""
@@ -74,13 +88,10 @@ func (s *server) getJSON(ctx context.Context, c apiCall) (any, error) {
 	dec.UseNumber()
 	var reply any
 	decodeErr := dec.Decode(&reply)
-	if rec.status < 200 || rec.status > 299 {
-		return nil, &api.Error{Status: rec.status, Message: replyMessage(reply, rec.status)}
+	if decodeErr != nil && rec.status >= 200 && rec.status <= 299 {
+		return 0, nil, fmt.Errorf("decoding the reply of %s: %w", c.Path, decodeErr)
 	}
-	if decodeErr != nil {
-		return nil, fmt.Errorf("decoding the reply of %s: %w", c.Path, decodeErr)
-	}
-	return reply, nil
+	return rec.status, reply, nil
 }
 
 // replyMessage is the message of an API error body (a string, or the

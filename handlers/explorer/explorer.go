@@ -60,6 +60,13 @@ func Routes(core *api.Core, cfg Config, apiRoutes http.Handler, tokens TokenSear
 		Name: "explorer.static", Method: http.MethodGet, Path: Prefix + "/static/{file}",
 		Summary: "explorer: its style sheet", Handler: http.HandlerFunc(s.serveStatic), Page: true,
 	})
+	// Any other path below the explorer is an HTML 404 page, not the API's
+	// JSON one: a person mistyped a link. The router tries it last (its
+	// bare variable is its least specific segment).
+	routes = append(routes, api.Route{
+		Name: "explorer.notFound", Method: http.MethodGet, Path: Prefix + "/{rest:.*}",
+		Summary: "explorer: no such page", Handler: s.serve(notFoundPage), Page: true,
+	})
 	return routes, nil
 }
 

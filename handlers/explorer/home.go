@@ -1,21 +1,198 @@
 package explorer
 
 import (
+	"fmt"
+	"html/template"
 	"net/http"
+	"net/url"
+
+	"github.com/avadata/avadata/handlers/api"
 )
+
+// homeLatest is how many of each chain's latest blocks and transactions
+// the home page shows.
+const homeLatest = 5
 
 // homeData is what the home page shows.
 type homeData struct {
-	// Status is the API's /v1/status reply: the followed chains.
-	Status object
+	Status    statusReply
+	Followers []follower
+	// Chains are the boxes of latest blocks and transactions, one per
+	// chain: every EVM chain, P, X and the C-chain's atomic side.
+	Chains []homeChain
+	Charts homeCharts
 }
 
-// serveHome draws the home page: every followed chain with its height and
-// catch-up progress.
+// homeChain is one chain's box of latest blocks and transactions.
+type homeChain struct {
+	// ID is the box's id; Title its heading; Link the chain's page.
+	ID, Title, Link string
+	// EVMChainID is set for an EVM chain (links go below /evm/{id}); else
+	// Primary is p-chain, x-chain or c-chain.
+	EVMChainID uint64
+	Primary    string
+	Blocks     []any // the API's block objects, newest first
+	Txs        []any // the API's transaction objects, newest first
+	// NoBlocks is set where the chain has no blocks to list (C atomic).
+	NoBlocks bool
+	// Err says why the box is empty: the API's answer for this chain.
+	Err string
+}
+
+// homeCharts are the activity charts of one EVM chain.
+type homeCharts struct {
+	// Chain is the charted EVM chain id, Interval "hour" or "day".
+	Chain    string
+	Interval string
+	// Chains are the links to chart another chain, Intervals another
+	// interval.
+	Chains    []chartLink
+	Intervals []chartLink
+	Charts    []homeChart
+}
+
+// chartLink is a link that switches the charts.
+type chartLink struct {
+	Label, URL string
+	Current    bool
+}
+
+// homeChart is one metric's chart.
+type homeChart struct {
+	Metric, Label string
+	SVG           template.HTML // chart.go draws it
+	Err           string
+}
+
+// homeMetric is one charted metric: the Metrics API's name, and a label.
+type homeMetric struct{ metric, label string }
+
+// homeMetrics are the charted metrics.
+func homeMetrics() []homeMetric {
+	return []homeMetric{{"txCount", "Transactions"}, {"activeAddresses", "Active addresses"}, {"gasUsed", "Gas used"}}
+}
+
+// serveHome draws the home page: every followed chain with its heights and
+// catch-up progress, each chain's latest blocks and transactions, and the
+// activity charts of the EVM chain the query names (chart=<chain id>,
+// interval=hour|day). One chain's failure shows in its box.
 func (s *server) serveHome(r *http.Request, req *request) (view, error) {
-	status, err := s.get(r.Context(), call(nil, "v1", "status"))
+	ctx := r.Context()
+	interval := req.Query.Get("interval")
+	switch interval {
+	case "":
+		interval = "hour"
+	case "hour", "day":
+	default:
+		return view{}, api.BadRequest("invalid interval '%s': must be 'hour' or 'day'", api.Truncate(interval))
+	}
+	rawStatus, err := s.get(ctx, call(nil, "v1", "status"))
 	if err != nil {
 		return view{}, err
 	}
-	return view{Template: "home", Title: "Home", Data: homeData{Status: status}}, nil
+	status, err := decodeStatus(rawStatus)
+	if err != nil {
+		return view{}, err
+	}
+	data := homeData{Status: status, Followers: status.followers()}
+
+	// The boxes: each asks for its blocks and transactions; all at once.
+	latest := url.Values{"pageSize": {fmt.Sprint(homeLatest)}}
+	var calls []apiCall
+	// at is the index in calls of each box's blocks and transactions (-1:
+	// none).
+	var at [][2]int
+	add := func(blocks, txs *apiCall) {
+		idx := [2]int{-1, -1}
+		for j, c := range []*apiCall{blocks, txs} {
+			if c != nil {
+				idx[j] = len(calls)
+				calls = append(calls, *c)
+			}
+		}
+		at = append(at, idx)
+	}
+	for _, c := range status.Network.EVMChains {
+		id := fmt.Sprint(c.EVMChainID)
+		data.Chains = append(data.Chains, homeChain{ID: "evm-" + id, Title: evmChainLabel(c.Name, c.EVMChainID),
+			Link: link(req, "evm", id), EVMChainID: c.EVMChainID})
+		add(ptr(call(latest, "v1", "chains", id, "blocks")), ptr(call(latest, "v1", "chains", id, "transactions")))
+	}
+	for _, p := range []struct{ alias, title string }{{"p-chain", "P-Chain"}, {"x-chain", "X-Chain"}} {
+		data.Chains = append(data.Chains, homeChain{ID: p.alias, Title: p.title, Link: link(req, p.alias), Primary: p.alias})
+		add(ptr(call(latest, "v1", "networks", req.Network, "blockchains", p.alias, "blocks")),
+			ptr(call(latest, "v1", "networks", req.Network, "blockchains", p.alias, "transactions")))
+	}
+	data.Chains = append(data.Chains, homeChain{ID: "c-chain", Title: "C-Chain atomic transactions",
+		Link: link(req, "c-chain"), Primary: "c-chain", NoBlocks: true})
+	add(nil, ptr(call(latest, "v1", "networks", req.Network, "blockchains", "c-chain", "transactions")))
+
+	data.Charts = s.homeCharts(req, status, interval)
+	charts := len(calls)
+	for _, m := range homeMetrics() {
+		calls = append(calls, call(url.Values{"timeInterval": {interval}, "pageSize": {fmt.Sprint(chartBuckets(interval))}},
+			"metrics", "v2", "chains", data.Charts.Chain, "metrics", m.metric))
+	}
+
+	replies := s.getAll(ctx, calls...)
+	for i := range data.Chains {
+		box := &data.Chains[i]
+		for j, key := range []string{"blocks", "transactions"} {
+			if at[i][j] < 0 {
+				continue
+			}
+			rep := replies[at[i][j]]
+			if rep.Err != nil && box.Err == "" {
+				box.Err = errorMessage(rep.Err, s.errorStatus(r, rep.Err))
+			}
+			list, _ := rep.Body[key].([]any)
+			if j == 0 {
+				box.Blocks = list
+			} else {
+				box.Txs = list
+			}
+		}
+	}
+	for i, m := range homeMetrics() {
+		rep := replies[charts+i]
+		c := homeChart{Metric: m.metric, Label: m.label}
+		if rep.Err != nil {
+			c.Err = errorMessage(rep.Err, s.errorStatus(r, rep.Err))
+		} else {
+			c.SVG = barChart(m.metric, m.label+" per "+interval, chartPoints(rep.Body), interval == "hour", chartBuckets(interval))
+		}
+		data.Charts.Charts = append(data.Charts.Charts, c)
+	}
+	return view{Template: "home", Title: "Home", Data: data}, nil
 }
+
+// chartBuckets is how many buckets a chart shows: a day of hours, a month
+// of days.
+func chartBuckets(interval string) int {
+	if interval == "hour" {
+		return 24
+	}
+	return 30
+}
+
+// homeCharts picks the charted chain (the query's chart=, else the
+// C-chain) and makes the links that switch chain and interval.
+func (s *server) homeCharts(req *request, status statusReply, interval string) homeCharts {
+	hc := homeCharts{Chain: req.Query.Get("chart"), Interval: interval}
+	if hc.Chain == "" {
+		hc.Chain = fmt.Sprint(status.Network.EVMChainID)
+		if status.Network.EVMChainID == 0 && len(status.Network.EVMChains) > 0 {
+			hc.Chain = fmt.Sprint(status.Network.EVMChains[0].EVMChainID)
+		}
+	}
+	for _, c := range status.Network.EVMChains {
+		id := fmt.Sprint(c.EVMChainID)
+		hc.Chains = append(hc.Chains, chartLink{Label: evmChainLabel(c.Name, c.EVMChainID), URL: withQuery(req, "chart", id), Current: id == hc.Chain})
+	}
+	for _, in := range []string{"hour", "day"} {
+		hc.Intervals = append(hc.Intervals, chartLink{Label: "per " + in, URL: withQuery(req, "interval", in), Current: in == interval})
+	}
+	return hc
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -46,6 +46,9 @@ type request struct {
 	NetworkName string
 	// Search is the search box's text.
 	Search string
+	// CChainEVMID is the C-chain's EVM chain id, for the nav's link to
+	// its EVM pages (0 until the follower read it).
+	CChainEVMID uint64
 	// RemoteImages says whether NFT images from other origins may show.
 	RemoteImages bool
 }
@@ -86,6 +89,12 @@ func (s *server) serve(h pageHandler) http.Handler {
 		header.Set("Cache-Control", "no-store")
 
 		v, err := h(r, req)
+		var see *redirect
+		if errors.As(err, &see) {
+			header.Set("Content-Type", "text/html; charset=utf-8")
+			http.Redirect(w, r, see.URL, http.StatusSeeOther)
+			return
+		}
 		status := http.StatusOK
 		data := layoutData{Req: req, Title: v.Title, Data: v.Data}
 		if err != nil {
@@ -147,6 +156,7 @@ func (s *server) newRequest(r *http.Request) *request {
 		Network:      NetworkSegment(s.Network().NetworkID),
 		NetworkName:  s.Network().Name(),
 		Search:       r.URL.Query().Get("q"),
+		CChainEVMID:  s.Network().CChainEVMID(),
 		RemoteImages: s.cfg.RemoteImages,
 	}
 }

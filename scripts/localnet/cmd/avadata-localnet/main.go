@@ -137,6 +137,7 @@ func printSummary(w io.Writer, n *localnet.Network, sample *seed.Sample, took ti
 	p("avadata local network is up (bring-up %s)", took.Round(time.Millisecond))
 	p("  node URI          %s", n.URI())
 	p("  avadata API       %s", base)
+	p("  explorer          %s/explorer/", base)
 	p("  by chain ID       %s", n.ChainURL())
 	p("  metrics API       %s/metrics", base)
 	p("  JSON-RPC          %s/rpc", base)
