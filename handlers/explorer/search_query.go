@@ -35,15 +35,6 @@ var (
 	heightShape = regexp.MustCompile(`^[0-9]{1,19}$`)
 )
 
-// primaryChain is a primary network chain as the URL scheme and the API's
-// {blockchainId} (alias), people (label) and addresses (letter) name it.
-type primaryChain struct{ alias, label, letter string }
-
-// primaryChains are P, X and C.
-func primaryChains() []primaryChain {
-	return []primaryChain{{"p-chain", "P-Chain", "P"}, {"x-chain", "X-Chain", "X"}, {"c-chain", "C-Chain", "C"}}
-}
-
 // planSearch decides from the query's shape what it may be.
 func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan, error) {
 	var plan searchPlan
@@ -80,10 +71,10 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 				found: searchCandidate{Kind: kindBlock, Chain: chain, Label: "block " + q, URL: link(req, "evm", id, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of "+chain)
 		}
-		for _, p := range primaryChains()[:2] {
-			plan.probes = append(plan.probes, searchProbe{call: network("blockchains", p.alias, "blocks", q),
-				found: searchCandidate{Kind: kindBlock, Chain: p.label, Label: "block " + q, URL: link(req, p.alias, "block", q)}})
-			plan.tried = append(plan.tried, "blocks of the "+p.label)
+		for _, p := range s.primaryChains().list[:2] {
+			plan.probes = append(plan.probes, searchProbe{call: network("blockchains", p.Alias, "blocks", q),
+				found: searchCandidate{Kind: kindBlock, Chain: p.Label, Label: "block " + q, URL: link(req, p.Alias, "block", q)}})
+			plan.tried = append(plan.tried, "blocks of the "+p.Label)
 		}
 	case strings.HasPrefix(q, "NodeID-"):
 		if _, err := ids.NodeIDFromString(q); err != nil {
@@ -91,12 +82,12 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 		}
 		plan.sure = append(plan.sure, searchCandidate{Kind: kindValidator, Chain: "P-Chain", Label: q, URL: link(req, "validators", q)})
 	default:
-		if c, ok := primaryAddress(req, q, node.HRP()); ok {
+		if c, ok := s.primaryAddress(req, q, node.HRP()); ok {
 			plan.sure = append(plan.sure, c...)
 			break
 		}
 		if _, err := ids.FromString(q); err == nil {
-			plan.probes, plan.tried = idProbes(req, q, network)
+			plan.probes, plan.tried = s.idProbes(req, q, network)
 			break
 		}
 		plan.tokens = q
@@ -135,7 +126,7 @@ func addressCandidates(req *request, addr string, reply object, evm []netinfo.Ch
 // primaryAddress reads a bech32 address of the node's network: with a
 // chain prefix (P-, X-, C-) it is that chain's address; bare, it may be
 // one on P or on X.
-func primaryAddress(req *request, q, hrp string) ([]searchCandidate, bool) {
+func (s *server) primaryAddress(req *request, q, hrp string) ([]searchCandidate, bool) {
 	if _, err := api.ParsePrimaryAddress(q, hrp); err != nil {
 		return nil, false
 	}
@@ -145,10 +136,10 @@ func primaryAddress(req *request, q, hrp string) ([]searchCandidate, bool) {
 	}
 	bech = strings.ToLower(bech)
 	var out []searchCandidate
-	for _, p := range primaryChains() {
-		if (letter == "" && p.letter != "C") || strings.EqualFold(letter, p.letter) {
-			addr := p.letter + "-" + bech
-			out = append(out, searchCandidate{Kind: kindAddress, Chain: p.label, Label: addr, URL: link(req, p.alias, "address", addr)})
+	for _, p := range s.primaryChains().list {
+		if (letter == "" && p.Letter != "C") || strings.EqualFold(letter, p.Letter) {
+			addr := p.Letter + "-" + bech
+			out = append(out, searchCandidate{Kind: kindAddress, Chain: p.Label, Label: addr, URL: link(req, p.Alias, "address", addr)})
 		}
 	}
 	return out, true
@@ -156,15 +147,15 @@ func primaryAddress(req *request, q, hrp string) ([]searchCandidate, bool) {
 
 // idProbes are the probes of a cb58 ID: everything on the primary network
 // a 32-byte ID names.
-func idProbes(req *request, id string, network func(segments ...string) apiCall) ([]searchProbe, []string) {
+func (s *server) idProbes(req *request, id string, network func(segments ...string) apiCall) ([]searchProbe, []string) {
 	var probes []searchProbe
-	for _, p := range primaryChains() {
-		probes = append(probes, searchProbe{call: network("blockchains", p.alias, "transactions", id),
-			found: searchCandidate{Kind: kindTx, Chain: p.label, Label: id, URL: link(req, p.alias, "tx", id)}})
+	for _, p := range s.primaryChains().list {
+		probes = append(probes, searchProbe{call: network("blockchains", p.Alias, "transactions", id),
+			found: searchCandidate{Kind: kindTx, Chain: p.Label, Label: id, URL: link(req, p.Alias, "tx", id)}})
 	}
-	for _, p := range primaryChains()[:2] {
-		probes = append(probes, searchProbe{call: network("blockchains", p.alias, "blocks", id),
-			found: searchCandidate{Kind: kindBlock, Chain: p.label, Label: id, URL: link(req, p.alias, "block", id)}})
+	for _, p := range s.primaryChains().list[:2] {
+		probes = append(probes, searchProbe{call: network("blockchains", p.Alias, "blocks", id),
+			found: searchCandidate{Kind: kindBlock, Chain: p.Label, Label: id, URL: link(req, p.Alias, "block", id)}})
 	}
 	probes = append(probes,
 		searchProbe{call: network("blockchains", "x-chain", "assets", id),
