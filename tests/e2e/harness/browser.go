@@ -81,6 +81,10 @@ func NewBrowser(t testing.TB, nodeURI string) *Browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("no-first-run", true),
+		// Back loads the page again rather than restoring it from the
+		// back-forward cache, whose restored page the DevTools queries of
+		// chromedp do not see (a click after Back would wait forever).
+		chromedp.Flag("disable-features", "BackForwardCache"),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
