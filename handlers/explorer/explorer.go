@@ -61,8 +61,9 @@ func Routes(core *api.Core, cfg Config, apiRoutes http.Handler, tokens TokenSear
 		Summary: "explorer: its style sheet", Handler: http.HandlerFunc(s.serveStatic), Page: true,
 	})
 	// Any other path below the explorer is an HTML 404 page, not the API's
-	// JSON one: a person mistyped a link. The router tries it last (its
-	// bare variable is its least specific segment).
+	// JSON one: a person mistyped a link. The router tries it after every
+	// other route (a segment that may span "/" sorts last: serve's
+	// bySpecificity).
 	routes = append(routes, api.Route{
 		Name: "explorer.notFound", Method: http.MethodGet, Path: Prefix + "/{rest:.*}",
 		Summary: "explorer: no such page", Handler: s.serve(notFoundPage), Page: true,

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gorilla/mux"
 	"github.com/stretchr/testify/require"
 
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/handlers/handlertest"
+	"github.com/avadata/avadata/handlers/serve"
 )
 
 // fakeAPI answers the API paths a page asks with canned JSON: a unit test
@@ -43,10 +43,9 @@ func newTestExplorer(t *testing.T, cfg Config, apiRoutes http.Handler, tokens To
 	t.Helper()
 	routes, err := Routes(handlertest.NewCore(handlertest.NewFakes()), cfg, apiRoutes, tokens)
 	require.NoError(t, err)
-	router := mux.NewRouter().SkipClean(true)
-	for _, rt := range routes {
-		router.Handle(rt.Path, rt.Handler).Methods(rt.Method)
-	}
+	// The API's own router, in the order it takes routes in, so the page
+	// routes meet the catch-all as they do on the node.
+	router := serve.NewRouter(routes)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path := api.StripChainPrefix(r.URL.Path)
 		info := &api.RequestInfo{Base: strings.TrimSuffix(r.URL.Path, path)}

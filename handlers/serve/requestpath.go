@@ -110,11 +110,16 @@ func bySpecificity(routes []api.Route) []api.Route {
 	return sorted
 }
 
-// Kinds of template segments, most specific first.
+// Kinds of template segments, most specific first. A variable whose
+// pattern may span "/" (a catch-all such as {rest:.*}) matches paths with
+// any number of segments, so it comes after everything: by kind alone, a
+// shorter template would sort before the longer ones it shares a prefix
+// with and shadow them.
 const (
 	segmentLiteral = iota
 	segmentMixed
 	segmentVariable
+	segmentRest
 )
 
 func segmentKinds(template string) []int {
@@ -122,6 +127,8 @@ func segmentKinds(template string) []int {
 	kinds := make([]int, len(segments))
 	for i, seg := range segments {
 		switch {
+		case strings.Contains(seg, ".*}"):
+			kinds[i] = segmentRest
 		case !strings.Contains(seg, "{"):
 			kinds[i] = segmentLiteral
 		case strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") && strings.Count(seg, "{") == 1:

@@ -27,6 +27,8 @@ func TestRouterPrefersLiteralSegments(t *testing.T) {
 		route("listAllLatestBlocks", "/v1/chains/allBlocks"),
 		route("reindex", "/v1/chains/{chainId}/tokens/{tokenId}:reindex"),
 		route("listAllLatestTransactions", "/v1/chains/allTransactions"),
+		route("notFound", "/pages/{rest:.*}"),
+		route("pageBlock", "/pages/{chain:p|x}/block/{id}"),
 	})
 	for path, want := range map[string]string{
 		"/v1/chains/allBlocks":              "listAllLatestBlocks",
@@ -36,6 +38,9 @@ func TestRouterPrefersLiteralSegments(t *testing.T) {
 		"/v1/chains/43112/blocks/7":         "getBlock",
 		"/v1/chains/43112/tokens/5":         "getToken",
 		"/v1/chains/43112/tokens/5:reindex": "reindex",
+		"/pages/p/block/7":                  "pageBlock",
+		"/pages/q/block/7":                  "notFound",
+		"/pages/p/block/7/more":             "notFound",
 	} {
 		rec := httptest.NewRecorder()
 		router.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://node"+path, nil))
@@ -46,4 +51,5 @@ func TestRouterPrefersLiteralSegments(t *testing.T) {
 func TestSegmentKinds(t *testing.T) {
 	require.Equal(t, []int{segmentLiteral, segmentLiteral, segmentLiteral, segmentVariable, segmentMixed},
 		segmentKinds("/v1/chains/{chainId}/{tokenId}:reindex"))
+	require.Equal(t, []int{segmentLiteral, segmentLiteral, segmentRest}, segmentKinds("/explorer/{rest:.*}"))
 }

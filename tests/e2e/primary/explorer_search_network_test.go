@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"path"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +68,9 @@ func TestPrimaryExplorerSearch(t *testing.T) {
 			b.Open(t, root+"/search?q="+url.QueryEscape(c.q))
 		}
 		require.Equal(t, root+c.path, b.Location(t), "search for the %s %s", c.what, c.q)
+		// The page it lands on is served and names what was searched.
+		require.EqualValues(t, http.StatusOK, b.Status(), "the page of the %s %s", c.what, c.q)
+		require.Contains(t, strings.ToLower(b.Text(t, "main")), strings.ToLower(path.Base(c.path)), "the page of the %s", c.what)
 		b.RequireClean(t)
 	}
 
