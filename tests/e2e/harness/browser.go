@@ -230,7 +230,9 @@ func (b *Browser) Back(t testing.TB) {
 	// history.back() rather than chromedp's NavigateBack, which waits for a
 	// load event that a page restored from the back-forward cache never fires.
 	before := b.Location(t)
-	b.do(t, "going back", chromedp.Evaluate[chromedp.Void](`history.back()`))
+	// Called from a timer, so the evaluation answers before the page it
+	// runs in goes away.
+	b.do(t, "going back", chromedp.Evaluate[chromedp.Void](`setTimeout(() => history.back(), 0)`))
 	b.waitNavigated(t, before)
 }
 
