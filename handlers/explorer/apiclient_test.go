@@ -78,19 +78,22 @@ func TestGetAllNamesTheCallThatPanicked(t *testing.T) {
 	require.EqualError(t, replies[1].Err, "reading /v1/bad: panic: boom")
 }
 
-// barrierAPI answers each of the paths only once all of them were asked,
-// or after a while: the paths asked concurrently all see together set.
+// barrierAPI holds each of the paths until all of them are being asked at
+// once (together is then set), or for a while: reads made one after
+// another never have them all in flight.
 type barrierAPI struct {
 	http.Handler
 	wait     map[string]bool
 	mu       sync.Mutex
 	asked    map[string]int
+	inFlight map[string]int
 	arrived  chan struct{}
 	together atomic.Bool
 }
 
 func newBarrierAPI(h http.Handler, paths ...string) *barrierAPI {
-	b := &barrierAPI{Handler: h, wait: map[string]bool{}, asked: map[string]int{}, arrived: make(chan struct{})}
+	b := &barrierAPI{Handler: h, wait: map[string]bool{}, asked: map[string]int{}, inFlight: map[string]int{},
+		arrived: make(chan struct{})}
 	for _, p := range paths {
 		b.wait[p] = true
 	}
@@ -98,23 +101,28 @@ func newBarrierAPI(h http.Handler, paths ...string) *barrierAPI {
 }
 
 func (b *barrierAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
 	b.mu.Lock()
-	b.asked[r.URL.Path]++
-	waiting := 0
+	b.asked[path]++
+	b.inFlight[path]++
+	all := true
 	for p := range b.wait {
-		if b.asked[p] > 0 {
-			waiting++
-		}
+		all = all && b.inFlight[p] > 0
 	}
-	if waiting == len(b.wait) && !b.together.Load() {
+	if all && !b.together.Load() {
 		b.together.Store(true)
 		close(b.arrived)
 	}
 	b.mu.Unlock()
-	if b.wait[r.URL.Path] {
+	defer func() {
+		b.mu.Lock()
+		b.inFlight[path]--
+		b.mu.Unlock()
+	}()
+	if b.wait[path] {
 		select {
 		case <-b.arrived:
-		case <-time.After(5 * time.Second):
+		case <-time.After(2 * time.Second):
 		}
 	}
 	b.Handler.ServeHTTP(w, r)
