@@ -22,16 +22,29 @@ import (
 // time budget, which the page request itself already went through.
 
 // apiCall is one GET of the API: path below the base URL, made of segments
-// that are joined with "/" as they are (a segment with a "/" in it matches
-// no route, and the call is then a 404).
+// joined with "/".
 type apiCall struct {
 	Path  string
 	Query url.Values
+	// err, when set, is why the call is not made: a 400 (call).
+	err error
 }
 
-// call makes an apiCall from path segments.
+// call makes an apiCall from path segments. A segment is one element of
+// the path, usually a value from the page's URL: one that is empty, "." or
+// ".." or holds a "/" would make the joined path name another route (or be
+// cleaned into another path), so the call is refused with a 400 naming the
+// segment instead of being made.
 func call(query url.Values, segments ...string) apiCall {
-	return apiCall{Path: "/" + strings.Join(segments, "/"), Query: query}
+	c := apiCall{Path: "/" + strings.Join(segments, "/"), Query: query}
+	for _, seg := range segments {
+		if seg == "" || seg == "." || seg == ".." || strings.Contains(seg, "/") {
+			c.err = api.BadRequest("invalid value '%s': a value in an API path is never empty, '.' or '..' and holds no '/'",
+				api.Truncate(seg))
+			break
+		}
+	}
+	return c
 }
 
 // object is a JSON object of an API reply, decoded with json.Number for
@@ -68,6 +81,9 @@ func (s *server) getJSON(ctx context.Context, c apiCall) (any, error) {
 // whatever the status: for the replies whose body says more than an
 // error's message (a health check's 503 says which chain is down and why).
 func (s *server) getReply(ctx context.Context, c apiCall) (int, any, error) {
+	if c.err != nil {
+		return 0, nil, c.err
+	}
 	u := &url.URL{Path: c.Path, RawQuery: c.Query.Encode()}
 	r, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -117,24 +133,59 @@ type reply struct {
 	Err  error
 }
 
-// getAll makes the calls concurrently and returns their replies in order.
+// getAll makes the calls concurrently (runAll) and returns their replies
+// in order.
 func (s *server) getAll(ctx context.Context, calls ...apiCall) []reply {
 	replies := make([]reply, len(calls))
-	var wg sync.WaitGroup
+	tasks := make([]func() error, len(calls))
 	for i, c := range calls {
+		tasks[i] = func() error {
+			replies[i].Body, replies[i].Err = s.get(ctx, c)
+			return nil
+		}
+	}
+	for i, err := range runAll(ctx, tasks...) {
+		if err != nil { // a panic, or ctx ended before the call's turn
+			replies[i] = reply{Err: fmt.Errorf("reading %s: %w", calls[i].Path, err)}
+		}
+	}
+	return replies
+}
+
+// apiParallel bounds the in-process API calls one page makes at once: the
+// home page makes two per EVM chain and eight more, a search a dozen, and
+// a page is one request among the node's other work.
+const apiParallel = 8
+
+// runAll runs the tasks concurrently, at most apiParallel at a time, and
+// returns their errors in order once all have ended. A task that panics
+// fails with the panic (a panic that escaped would crash the node); a task
+// still waiting for its turn when ctx ends fails with ctx's error.
+func runAll(ctx context.Context, tasks ...func() error) []error {
+	errs := make([]error, len(tasks))
+	turns := make(chan struct{}, apiParallel)
+	var wg sync.WaitGroup
+	for i, task := range tasks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() {
 				if p := recover(); p != nil {
-					replies[i].Err = fmt.Errorf("reading %s: panic: %v", c.Path, p)
+					errs[i] = fmt.Errorf("panic: %v", p)
 				}
 			}()
-			replies[i].Body, replies[i].Err = s.get(ctx, c)
+			select {
+			case turns <- struct{}{}:
+				defer func() { <-turns }()
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			errs[i] = task()
 		}()
 	}
 	wg.Wait()
-	return replies
+	return errs
 }
 
 // firstError is the first error among replies, or nil.
@@ -182,6 +233,10 @@ func NetworkSegment(networkID uint32) string {
 	}
 	return "testnet"
 }
+
+// listPageSize is the length of every list a page shows, a page at a time
+// (the validator page's validations excepted: validationsPageSize).
+const listPageSize = 25
 
 // pageQuery is the query of a list call: the page size, and the page the
 // explorer URL's "page" names (the API's nextPageToken of the page before).

@@ -30,7 +30,7 @@ func evmAddressTabs() []string {
 
 // evmAddressList is the API call of an address page's tab.
 func evmAddressList(req *request, chainID, address, tab string) apiCall {
-	q := pageQuery(req, evmPageSize)
+	q := pageQuery(req, listPageSize)
 	switch tab {
 	case "native":
 		return evmChainCall(q, chainID, "addresses", address, "transactions:listNative")

@@ -20,7 +20,7 @@ func (s *server) serveEVMBlock(r *http.Request, req *request) (view, error) {
 	chainID, blockID := api.PathVar(r, evmVarChainID), api.PathVar(r, "blockId")
 	chain, replies, err := s.readEVM(r.Context(), chainID,
 		evmChainCall(nil, chainID, "blocks", blockID),
-		evmChainCall(pageQuery(req, evmPageSize), chainID, "blocks", blockID, "transactions"))
+		evmChainCall(pageQuery(req, listPageSize), chainID, "blocks", blockID, "transactions"))
 	if err != nil {
 		return view{}, err
 	}

@@ -23,9 +23,9 @@ func (s *server) serveEVMChain(r *http.Request, req *request) (view, error) {
 	if err != nil {
 		return view{}, err
 	}
-	list := evmChainCall(pageQuery(req, evmPageSize), chainID, "blocks")
+	list := evmChainCall(pageQuery(req, listPageSize), chainID, "blocks")
 	if tab == "transactions" {
-		list = evmChainCall(pageQuery(req, evmPageSize), chainID, "transactions")
+		list = evmChainCall(pageQuery(req, listPageSize), chainID, "transactions")
 	}
 	chain, replies, err := s.readEVM(r.Context(), chainID, list)
 	if err != nil {

@@ -13,9 +13,6 @@ import (
 // network token gives native amounts their symbol and decimals. An unknown
 // chain is the API's error, for every EVM page alike.
 
-// evmPageSize is the length of every EVM list the explorer shows.
-const evmPageSize = 25
-
 // evmPath are the path variables of the EVM pages.
 const (
 	evmVarChainID = "chainId"

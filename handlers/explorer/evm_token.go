@@ -48,7 +48,7 @@ func (s *server) serveEVMToken(r *http.Request, req *request) (view, error) {
 	// on the token's standard, and the holders' metrics path takes the EVM
 	// chain id only.
 	var list apiCall
-	q := pageQuery(req, evmPageSize)
+	q := pageQuery(req, listPageSize)
 	switch {
 	case tab == "transfers":
 		list = evmChainCall(q, chainID, "tokens", address, "transfers")

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -78,9 +79,13 @@ type follower struct {
 	BackfillPercent, BackfillETA string
 }
 
-// decodeStatus reads the API's /v1/status reply.
-func decodeStatus(status object) (statusReply, error) {
+// readStatus reads the API's /v1/status.
+func (s *server) readStatus(ctx context.Context) (statusReply, error) {
 	var out statusReply
+	status, err := s.get(ctx, call(nil, "v1", "status"))
+	if err != nil {
+		return out, err
+	}
 	raw, err := json.Marshal(status)
 	if err != nil {
 		return out, fmt.Errorf("reading the status: %w", err)

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/avadata/avadata/handlers/api"
 )
@@ -86,11 +87,7 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 	default:
 		return view{}, api.BadRequest("invalid interval '%s': must be 'hour' or 'day'", api.Truncate(interval))
 	}
-	rawStatus, err := s.get(ctx, call(nil, "v1", "status"))
-	if err != nil {
-		return view{}, err
-	}
-	status, err := decodeStatus(rawStatus)
+	status, err := s.readStatus(ctx)
 	if err != nil {
 		return view{}, err
 	}
@@ -127,7 +124,9 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 		Link: link(req, "c-chain"), Primary: "c-chain", NoBlocks: true})
 	add(nil, ptr(call(latest, "v1", "networks", req.Network, "blockchains", "c-chain", "transactions")))
 
-	data.Charts = s.homeCharts(req, status, interval)
+	if data.Charts, err = s.homeCharts(req, status, interval); err != nil {
+		return view{}, err
+	}
 	charts := len(calls)
 	for _, m := range homeMetrics() {
 		calls = append(calls, call(url.Values{"timeInterval": {interval}, "pageSize": {fmt.Sprint(chartBuckets(interval))}},
@@ -175,24 +174,34 @@ func chartBuckets(interval string) int {
 	return 30
 }
 
-// homeCharts picks the charted chain (the query's chart=, else the
-// C-chain) and makes the links that switch chain and interval.
-func (s *server) homeCharts(req *request, status statusReply, interval string) homeCharts {
+// homeCharts picks the charted chain (the query's chart=, which must be
+// the EVM chain id of a followed chain, else the C-chain) and makes the
+// links that switch chain and interval.
+func (s *server) homeCharts(req *request, status statusReply, interval string) (homeCharts, error) {
 	hc := homeCharts{Chain: req.Query.Get("chart"), Interval: interval}
-	if hc.Chain == "" {
+	asked := hc.Chain != ""
+	if !asked {
 		hc.Chain = fmt.Sprint(status.Network.EVMChainID)
 		if status.Network.EVMChainID == 0 && len(status.Network.EVMChains) > 0 {
 			hc.Chain = fmt.Sprint(status.Network.EVMChains[0].EVMChainID)
 		}
 	}
+	known := false
+	var followed []string
 	for _, c := range status.Network.EVMChains {
 		id := fmt.Sprint(c.EVMChainID)
+		known = known || (c.EVMChainID != 0 && id == hc.Chain)
+		followed = append(followed, id)
 		hc.Chains = append(hc.Chains, chartLink{Label: evmChainLabel(c.Name, c.EVMChainID), URL: withQuery(req, "chart", id), Current: id == hc.Chain})
+	}
+	if asked && !known {
+		return hc, api.BadRequest("invalid chart '%s': must be the EVM chain id of a chain this node follows (%s)",
+			api.Truncate(hc.Chain), strings.Join(followed, ", "))
 	}
 	for _, in := range []string{"hour", "day"} {
 		hc.Intervals = append(hc.Intervals, chartLink{Label: "per " + in, URL: withQuery(req, "interval", in), Current: in == interval})
 	}
-	return hc
+	return hc, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,7 +1,9 @@
 package explorer
 
 import (
+	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -89,6 +91,14 @@ func TestHomeChartsFollowTheQuery(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Contains(t, rec.Body.String(), `data-chart-chain="779672" data-interval="day"`)
 	require.Contains(t, rec.Body.String(), "<title>2023-11-14: 9</title>")
+
+	// chart= names a followed EVM chain, by its EVM chain id.
+	for _, chart := range []string{"1", "c-chain", "43112/../1", "<b>"} {
+		rec = getPage(t, h, "/?chart="+url.QueryEscape(chart))
+		require.Equal(t, http.StatusBadRequest, rec.Code, chart)
+		require.Contains(t, rec.Body.String(), "invalid chart &#39;"+template.HTMLEscapeString(chart)+"&#39;", chart)
+		require.Contains(t, rec.Body.String(), "this node follows (43112, 779672)")
+	}
 
 	rec = getPage(t, h, "/?interval=<week>")
 	require.Equal(t, http.StatusBadRequest, rec.Code)

@@ -11,6 +11,7 @@ import (
 func linkFuncs() template.FuncMap {
 	return template.FuncMap{
 		"link":      link,
+		"apiLink":   apiLink,
 		"withQuery": withQuery,
 		"tabs":      tabs,
 	}
@@ -18,8 +19,20 @@ func linkFuncs() template.FuncMap {
 
 // link is the explorer URL of the path segments: link req "evm" 43112 "tx" h.
 func link(req *request, segments ...any) string {
+	return joinPath(req.Root, segments)
+}
+
+// apiLink is the API URL of the path segments, for a page's link to the
+// JSON it shows: apiLink req "v1" "status".
+func apiLink(req *request, segments ...any) string {
+	return joinPath(req.Base, segments)
+}
+
+// joinPath is root and the path segments, each escaped; root and "/"
+// without segments.
+func joinPath(root string, segments []any) string {
 	var b strings.Builder
-	b.WriteString(req.Root)
+	b.WriteString(root)
 	for _, s := range segments {
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(str(s)))

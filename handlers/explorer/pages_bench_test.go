@@ -40,8 +40,9 @@ import (
 
 // BenchmarkExplorerPages times every explorer page type over a real Badger
 // store of AVADATA_BENCH_EXPLORER_TXS synthetic EVM transactions (default
-// 1M, the figure), served by the whole HTTP layer as the VM wires
-// it (handlers.New, the store as the readers), so each page's in-process
+// 1M, the size at which a page's server time should stay within 50 ms at
+// the 99th percentile), served by the whole HTTP layer as the VM wires it
+// (handlers.New, the store as the readers), so each page's in-process
 // API calls run for real. Per page it reports the server time (ServeHTTP
 // into a recorder, to the full body) at the 50th and 99th percentile and
 // the maximum, one client and benchPageClients at once, the same through a

@@ -123,9 +123,9 @@ func primaryCall(req *request, p primaryPage, query url.Values, segments ...stri
 
 // primaryListQuery is the query of a list call: pageQuery, with the
 // explorer URL's pageSize where it names one (the API checks it; the next
-// page's link keeps it), else primaryListSize.
+// page's link keeps it), else listPageSize.
 func primaryListQuery(req *request) url.Values {
-	q := pageQuery(req, primaryListSize)
+	q := pageQuery(req, listPageSize)
 	if n := req.Query.Get("pageSize"); n != "" {
 		q.Set("pageSize", n)
 	}

@@ -4,10 +4,6 @@ import (
 	"net/http"
 )
 
-// primaryListSize is the page size of the primary-network pages' lists
-// (primaryListQuery).
-const primaryListSize = 25
-
 // primaryLatestData is what a chain page shows: one tab of the chain's
 // latest blocks (P, X) or transactions (P, X and C's atomic ones).
 type primaryLatestData struct {

@@ -50,6 +50,7 @@ func TestPrimaryTxPageShowsUTXOsAndEscapesText(t *testing.T) {
 	require.Contains(t, body, explorerLink("/x-chain/tx/"+txID2)) // the consumed UTXO's creation
 	require.Contains(t, body, "exported to")
 	require.Equal(t, 2, strings.Count(body, `data-utxo=`))
+	require.Contains(t, body, `href="/ext/bc/data/v1/networks/local/blockchains/x-chain/transactions/`+txID1+`">JSON</a>`)
 
 	body = pageBody(t, h, "/p-chain/tx/"+txID2, http.StatusOK)
 	require.Contains(t, body, explorerLink("/validators/"+nodeID))

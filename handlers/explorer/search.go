@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/avadata/avadata/handlers/api"
 )
@@ -65,8 +66,9 @@ func checkQuery(q string) error {
 	switch {
 	case q == "":
 		return api.BadRequest("type something to search for: an address, a transaction or block hash or ID, a block number, a node ID, an asset, subnet, blockchain or L1 validation ID, or a token's name or symbol")
-	case len(q) > searchMaxLen:
-		return api.BadRequest("the search text is %d characters long; nothing the explorer finds is longer than %d", len(q), searchMaxLen)
+	case utf8.RuneCountInString(q) > searchMaxLen:
+		return api.BadRequest("the search text is %d characters long; nothing the explorer finds is longer than %d",
+			utf8.RuneCountInString(q), searchMaxLen)
 	}
 	for _, c := range q {
 		if unicode.IsControl(c) {

@@ -1,18 +1,12 @@
 package explorer
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/avadata/avadata/handlers/api"
 )
-
-// searchParallel bounds the probes of one search that run at once: an ID
-// makes a dozen, and a search is one page among the node's other work.
-const searchParallel = 4
 
 // searchTokensPerChain bounds the tokens a search lists per chain.
 const searchTokensPerChain = 20
@@ -28,64 +22,43 @@ type searchProbe struct {
 	expand   func(reply object) []searchCandidate
 }
 
-// probe runs the probes, searchParallel at a time, and returns what they
-// found in the probes' order. A 4xx is "not this"; any other failure is
-// the search's error, unless something was found anyway.
+// probe runs the probes' calls (getAll: concurrently and bounded) and
+// returns what they found in the probes' order. A 4xx is "not this"; any
+// other failure is the search's error, unless something was found anyway.
 func (s *server) probe(r *http.Request, probes []searchProbe) ([]searchCandidate, error) {
-	ctx := r.Context()
-	results := make([][]searchCandidate, len(probes))
-	errs := make([]error, len(probes))
-	sem := make(chan struct{}, searchParallel)
-	var wg sync.WaitGroup
+	calls := make([]apiCall, len(probes))
 	for i, p := range probes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if v := recover(); v != nil {
-					errs[i] = fmt.Errorf("searching %s: panic: %v", p.call.Path, v)
-				}
-			}()
-			select {
-			case sem <- struct{}{}:
-				defer func() { <-sem }()
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			results[i], errs[i] = s.probeOne(ctx, p)
-		}()
+		calls[i] = p.call
 	}
-	wg.Wait()
 	var found []searchCandidate
-	for _, r := range results {
-		found = append(found, r...)
-	}
-	if len(found) == 0 {
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
+	var failed error
+	for i, rep := range s.getAll(r.Context(), calls...) {
+		hits, err := probes[i].result(rep)
+		if err != nil && failed == nil {
+			failed = err
 		}
+		found = append(found, hits...)
+	}
+	if len(found) == 0 && failed != nil {
+		return nil, failed
 	}
 	return found, nil
 }
 
-// probeOne runs one probe.
-func (s *server) probeOne(ctx context.Context, p searchProbe) ([]searchCandidate, error) {
-	reply, err := s.get(ctx, p.call)
+// result is what the probe found, from its call's reply.
+func (p searchProbe) result(rep reply) ([]searchCandidate, error) {
 	var apiErr *api.Error
-	if errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 {
+	if errors.As(rep.Err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
+	if rep.Err != nil {
+		return nil, rep.Err
 	}
 	if p.expand != nil {
-		return p.expand(reply), nil
+		return p.expand(rep.Body), nil
 	}
 	if p.nonEmpty != "" {
-		if list, _ := reply[p.nonEmpty].([]any); len(list) == 0 {
+		if list, _ := rep.Body[p.nonEmpty].([]any); len(list) == 0 {
 			return nil, nil
 		}
 	}

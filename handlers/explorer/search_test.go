@@ -123,6 +123,13 @@ func TestSearchSaysWhatItTriedAndRefusesNonsense(t *testing.T) {
 		require.Equal(t, http.StatusBadRequest, code, "%q", q)
 		require.Contains(t, body, `data-status="400"`)
 	}
+	// The length bound counts characters, not bytes.
+	code, _, _ = search(t, h, strings.Repeat("é", searchMaxLen))
+	require.Equal(t, http.StatusNotFound, code)
+	code, _, body = search(t, h, strings.Repeat("é", searchMaxLen+1))
+	require.Equal(t, http.StatusBadRequest, code)
+	require.Contains(t, body, "the search text is 121 characters long")
+
 	code, _, _ = search(t, h, "NodeID-nonsense")
 	require.Equal(t, http.StatusBadRequest, code)
 }

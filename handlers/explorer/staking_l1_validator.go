@@ -21,15 +21,12 @@ type l1ValidatorData struct {
 	Txs      object
 }
 
-// l1ValidatorPageSize is the page size of an L1 validation's txs.
-const l1ValidatorPageSize = 25
-
 // serveL1Validator draws one L1 validation: its node, weight, balance and
 // owners (listL1Validators?l1ValidationId=, inactive ones included) and
 // the P-chain txs about it.
 func (s *server) serveL1Validator(r *http.Request, req *request) (view, error) {
 	id := api.PathVar(r, "validationId")
-	txs := pageQuery(req, l1ValidatorPageSize)
+	txs := pageQuery(req, listPageSize)
 	txs.Set("l1ValidationId", id)
 	first := url.Values{"l1ValidationId": {id}, "sortOrder": {"asc"}, "pageSize": {"1"}}
 	replies := s.getAll(r.Context(),

@@ -19,9 +19,6 @@ type subnetData struct {
 	IncludeInactive bool
 }
 
-// subnetPageSize is the page size of a subnet page's validator tabs.
-const subnetPageSize = 25
-
 // includeInactiveParam is listL1Validators' toggle, which the subnet page
 // takes under the same name.
 const includeInactiveParam = "includeInactiveL1Validators"
@@ -44,7 +41,7 @@ func (s *server) serveSubnet(r *http.Request, req *request) (view, error) {
 			data.Tab = "l1-validators"
 		}
 	}
-	q := pageQuery(req, subnetPageSize)
+	q := pageQuery(req, listPageSize)
 	q.Set("subnetId", subnetID)
 	var list apiCall
 	switch data.Tab {

@@ -17,12 +17,10 @@ type validatorData struct {
 	List object
 }
 
-// validatorPageSize is the page size of a validator page's tables, and
-// validationsPageSize of its validations, each drawn whole (about 2 KB).
-const (
-	validatorPageSize   = 25
-	validationsPageSize = 10
-)
+// validationsPageSize is the page size of a validator page's validations:
+// fewer than listPageSize, because each is drawn whole, a block of about
+// 2 KB rather than a table row.
+const validationsPageSize = 10
 
 // serveValidator draws one node's page: each tab is one API listing of
 // that node, paged.
@@ -35,13 +33,13 @@ func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 		tab = "validations"
 		c = call(pageQuery(req, validationsPageSize), "v1", "networks", req.Network, "validators", nodeID)
 	case "delegators":
-		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "delegators")
+		c = call(nodeQuery(req, listPageSize, nodeID), "v1", "networks", req.Network, "delegators")
 	case "rewards":
-		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "rewards")
+		c = call(nodeQuery(req, listPageSize, nodeID), "v1", "networks", req.Network, "rewards")
 	case "pending":
-		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "rewards:listPending")
+		c = call(nodeQuery(req, listPageSize, nodeID), "v1", "networks", req.Network, "rewards:listPending")
 	case "blocks":
-		c = call(pageQuery(req, validatorPageSize), "v1", "networks", req.Network, "blockchains", "p-chain", "nodes", nodeID, "blocks")
+		c = call(pageQuery(req, listPageSize), "v1", "networks", req.Network, "blockchains", "p-chain", "nodes", nodeID, "blocks")
 	default:
 		return view{}, api.BadRequest("invalid tab '%s': must be one of validations, delegators, rewards, pending, blocks", api.Truncate(tab))
 	}

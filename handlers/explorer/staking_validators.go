@@ -33,14 +33,11 @@ func validatorFilterParams() []string {
 	}
 }
 
-// validatorsPageSize is the validators page's page size.
-const validatorsPageSize = 25
-
 // serveValidators draws the validators list (listValidators with the
 // filters of the page's query) under the network's totals
 // (getNetworkDetails).
 func (s *server) serveValidators(r *http.Request, req *request) (view, error) {
-	q := pageQuery(req, validatorsPageSize)
+	q := pageQuery(req, listPageSize)
 	filters := map[string]string{}
 	for _, name := range validatorFilterParams() {
 		if v := req.Query.Get(name); v != "" {

@@ -36,17 +36,22 @@ type healthProblem struct {
 // and the metrics service's health check say, for a person.
 func (s *server) serveStatus(r *http.Request, req *request) (view, error) {
 	ctx := r.Context()
-	rawStatus, err := s.get(ctx, call(nil, "v1", "status"))
-	if err != nil {
-		return view{}, err
+	var data statusData
+	// The status and the two health checks, read at once.
+	errs := runAll(ctx,
+		func() (err error) { data.Status, err = s.readStatus(ctx); return err },
+		func() error { data.Data = s.readHealth(r, call(nil, "v1", "health-check")); return nil },
+		func() error { data.Metrics = s.readHealth(r, call(nil, "metrics", "v2", "health-check")); return nil },
+	)
+	if errs[0] != nil {
+		return view{}, errs[0]
 	}
-	status, err := decodeStatus(rawStatus)
-	if err != nil {
-		return view{}, err
+	for i, h := range []*health{&data.Data, &data.Metrics} {
+		if err := errs[i+1]; err != nil { // a panic, or the page's time is up
+			*h = health{Status: "error", Err: errorMessage(err, s.errorStatus(r, err))}
+		}
 	}
-	data := statusData{Status: status, Followers: status.followers()}
-	data.Data = s.readHealth(r, call(nil, "v1", "health-check"))
-	data.Metrics = s.readHealth(r, call(nil, "metrics", "v2", "health-check"))
+	data.Followers = data.Status.followers()
 	return view{Template: "status", Title: "Status", Data: data}, nil
 }
 

@@ -63,6 +63,20 @@ func TestStatusSaysWhatIsDownAndWhy(t *testing.T) {
 	require.Contains(t, body, "up: C, P")
 }
 
+func TestStatusReadsEachEndpointOnceAndAtOnce(t *testing.T) {
+	up := `{"status":"ok","info":{},"error":{},"details":{"P":{"status":"up"}}}`
+	reads := newBarrierAPI(healthAPI{fakeAPI: homeAPI(t), data: up, metrics: up}, "/v1/status", "/v1/health-check", "/metrics/v2/health-check")
+	h := newTestExplorer(t, Config{}, reads, nil)
+	body := pageBody(t, h, "/status", http.StatusOK)
+	require.True(t, reads.together.Load(), "the three reads run at once")
+	require.Equal(t, map[string]int{"/v1/status": 1, "/v1/health-check": 1, "/metrics/v2/health-check": 1}, reads.asked)
+	// The links to the JSON, made by apiLink.
+	require.Contains(t, body, `href="/ext/bc/data/v1/status">/v1/status</a>`)
+	require.Contains(t, body, `href="/ext/bc/data/v1/health-check">`)
+	require.Contains(t, body, `href="/ext/bc/data/metrics/v2/health-check">`)
+	require.Contains(t, body, `href="/ext/bc/data/">the API</a>`)
+}
+
 func TestFollowerProgress(t *testing.T) {
 	var st statusReply
 	require.NoError(t, json.Unmarshal([]byte(homeStatus), &st))

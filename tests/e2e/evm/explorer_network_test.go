@@ -151,7 +151,7 @@ func TestEVMExplorerHomeStatusSearch(t *testing.T) {
 		require.Equal(t, 1, b.Count(t, fmt.Sprintf(`#follower-details tr[data-chain="%s"]`, followerName(f))))
 	}
 
-	// Search: one match leads to its page (which may be another slice's).
+	// Search: one match leads to its page (an EVM, primary-network or staking page).
 	lands := func(q, path string) {
 		t.Helper()
 		b.Open(t, root+"/search?q="+url.QueryEscape(q))
