@@ -78,7 +78,7 @@ func (s *server) readTxLogs(ctx context.Context, chainID, hash string, from int)
 		}
 	}()
 	if s.logs == nil {
-		return evmTxLogs{Note: "This node's explorer does not read logs."}
+		return evmTxLogs{Note: "Logs are not available on this node."}
 	}
 	chain, err := api.ResolveEVMChain(chainID, s.Network())
 	if err != nil {

@@ -91,7 +91,7 @@ func TestEVMTxPageNamesTheWellKnownEvents(t *testing.T) {
 
 func TestEVMTxPageLogsNotes(t *testing.T) {
 	body := txLogsPage(t, nil, "", http.StatusOK)
-	require.Contains(t, body, `id="logs-note">This node&#39;s explorer does not read logs.</p>`)
+	require.Contains(t, body, `id="logs-note">Logs are not available on this node.</p>`)
 	require.Contains(t, body, `data-field="amount">1.2345</td>`, "the rest of the page shows")
 
 	body = txLogsPage(t, &fakeLogs{err: errors.New("connection refused")}, "", http.StatusOK)
