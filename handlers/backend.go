@@ -49,6 +49,9 @@ type Backend struct {
 	// Tokens finds tokens by name or symbol for the explorer's search; nil
 	// searches no token names.
 	Tokens explorer.TokenSearcher
+	// Logs reads a transaction's event logs from the node for the
+	// explorer's tx page (the index keeps none); nil shows none.
+	Logs explorer.LogReader
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

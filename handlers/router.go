@@ -110,7 +110,8 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 	routes = append(routes, hooks.Routes()...)
 
 	// The explorer's pages read through the API's routes (not their own).
-	pages, err := explorer.Routes(s.Core, s.cfg.Explorer, serve.NewRouter(routes), b.Tokens)
+	pages, err := explorer.Routes(s.Core, s.cfg.Explorer, serve.NewRouter(routes),
+		explorer.Readers{Tokens: b.Tokens, Logs: b.Logs})
 	if err != nil {
 		return nil, err
 	}

@@ -329,13 +329,23 @@ func (ix *Indexer) runnerLocked(chain netinfo.Chain) (follower.Runner, error) {
 
 // NativeBalance reads addr's current native balance on an EVM chain.
 func (ix *Indexer) NativeBalance(ctx context.Context, chain netinfo.Chain, addr common.Address) (*big.Int, error) {
+	c, err := ix.evmClient(chain)
+	if err != nil {
+		return nil, err
+	}
+	return c.Balance(ctx, addr)
+}
+
+// evmClient is the node client of a followed EVM chain, for what the index
+// does not keep.
+func (ix *Indexer) evmClient(chain netinfo.Chain) (*nodeapi.EVMClient, error) {
 	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	c, ok := ix.evm[chain]
-	ix.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("chain %s is not a followed EVM chain", chain)
 	}
-	return c.Balance(ctx, addr)
+	return c, nil
 }
 
 // NodeHead reads the node's current height of chain (Follower.NodeHead):

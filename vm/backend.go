@@ -18,6 +18,7 @@ import (
 	"github.com/avadata/avadata/handlers/primary"
 	"github.com/avadata/avadata/handlers/serve"
 	"github.com/avadata/avadata/indexer"
+	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/follower"
 	"github.com/avadata/avadata/indexer/netinfo"
 	"github.com/avadata/avadata/indexer/store"
@@ -35,6 +36,7 @@ var (
 	_ metrics.Reader              = (*store.Store)(nil)
 	_ primary.Reader              = (*store.PrimaryReader)(nil)
 	_ explorer.TokenSearcher      = (*store.Store)(nil)
+	_ explorer.LogReader          = (*VM)(nil)
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
@@ -75,6 +77,7 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	}
 	backend.Webhooks = webhookAPI{Store: vm.store, vm: vm}
 	backend.Tokens = vm.store
+	backend.Logs = vm
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 
@@ -89,6 +92,15 @@ func (vm *VM) NativeBalance(ctx context.Context, chain netinfo.Chain, addr commo
 		return nil, err
 	}
 	return ix.NativeBalance(ctx, chain, addr)
+}
+
+// TransactionLogs reads a transaction's event logs from the node's receipt.
+func (vm *VM) TransactionLogs(ctx context.Context, chain netinfo.Chain, hash common.Hash) ([]evmdata.Log, bool, error) {
+	ix, err := vm.currentIndexer()
+	if err != nil {
+		return nil, false, err
+	}
+	return ix.TransactionLogs(ctx, chain, hash)
 }
 
 // CurrentValidators reads the primary network's current validators from the

@@ -20,10 +20,20 @@ type evmTxData struct {
 	// omits them where the block was not traced, so "none" and "not known"
 	// read apart.
 	Traced bool
+	// Logs are the receipt's event logs, from the node (evm_tx_logs.go).
+	Logs evmTxLogs
 }
 
 func (s *server) serveEVMTx(r *http.Request, req *request) (view, error) {
 	chainID, hash := api.PathVar(r, evmVarChainID), api.PathVar(r, "txHash")
+	from, err := logsFrom(req)
+	if err != nil {
+		return view{}, err
+	}
+	// The node's receipt is read beside the API's replies; the buffered
+	// channel lets the reader finish unread when the page fails first.
+	logs := make(chan evmTxLogs, 1)
+	go func() { logs <- s.readTxLogs(r.Context(), chainID, hash, from) }()
 	chain, replies, err := s.readEVM(r.Context(), chainID, evmChainCall(nil, chainID, "transactions", hash))
 	if err != nil {
 		return view{}, err
@@ -34,8 +44,12 @@ func (s *server) serveEVMTx(r *http.Request, req *request) (view, error) {
 	tx := replies[0].Body
 	native, _ := tx["nativeTransaction"].(object)
 	_, traced := tx["internalTransactions"]
+	txLogs := <-logs
+	if txLogs.err != nil {
+		return view{}, txLogs.err
+	}
 	return view{Template: "evm_tx", Title: evmTitle(chain, "Transaction "+short(native["txHash"])),
-		Data: evmTxData{Chain: chain, Tx: tx, Fee: txFee(native), Traced: traced}}, nil
+		Data: evmTxData{Chain: chain, Tx: tx, Fee: txFee(native), Traced: traced, Logs: txLogs}}, nil
 }
 
 // txFee is what a transaction paid: its gasUsed times the price per gas it

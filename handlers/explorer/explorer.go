@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"net/http"
 
+	"github.com/ava-labs/libevm/common"
+
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -31,6 +33,21 @@ type TokenSearcher interface {
 	SearchContracts(ctx context.Context, chain netinfo.Chain, text string, limit int) ([]evmdata.Contract, error)
 }
 
+// LogReader reads a transaction's event logs from the node, for the tx
+// page: the index keeps no logs and the API gives none.
+type LogReader interface {
+	// TransactionLogs is the logs of the receipt of hash on chain; false
+	// when the node has no receipt for it.
+	TransactionLogs(ctx context.Context, chain netinfo.Chain, hash common.Hash) ([]evmdata.Log, bool, error)
+}
+
+// Readers are what the pages read besides the API; either may be nil (the
+// search then finds no token names; the tx page says it cannot show logs).
+type Readers struct {
+	Tokens TokenSearcher
+	Logs   LogReader
+}
+
 // server serves the pages.
 type server struct {
 	*api.Core
@@ -38,17 +55,20 @@ type server struct {
 	// apiRoutes serves the API's own routes, in process (apiclient.go).
 	apiRoutes http.Handler
 	tokens    TokenSearcher
+	logs      LogReader
+	events    eventTable
 	pages     pageTemplates
 }
 
 // Routes returns the explorer's routes. apiRoutes must serve the API's
 // routes (without the explorer's): the pages ask it for their data.
-func Routes(core *api.Core, cfg Config, apiRoutes http.Handler, tokens TokenSearcher) ([]api.Route, error) {
+func Routes(core *api.Core, cfg Config, apiRoutes http.Handler, readers Readers) ([]api.Route, error) {
 	pages, err := parseTemplates()
 	if err != nil {
 		return nil, fmt.Errorf("parsing the explorer's templates: %w", err)
 	}
-	s := &server{Core: core, cfg: cfg, apiRoutes: apiRoutes, tokens: tokens, pages: pages}
+	s := &server{Core: core, cfg: cfg, apiRoutes: apiRoutes, tokens: readers.Tokens, logs: readers.Logs,
+		events: newEventTable(), pages: pages}
 	var routes []api.Route
 	for _, p := range s.pageTable() {
 		routes = append(routes, api.Route{

@@ -41,7 +41,13 @@ func (f fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // would under /ext/bc/data.
 func newTestExplorer(t *testing.T, cfg Config, apiRoutes http.Handler, tokens TokenSearcher) http.Handler {
 	t.Helper()
-	routes, err := Routes(handlertest.NewCore(handlertest.NewFakes()), cfg, apiRoutes, tokens)
+	return newTestExplorerWith(t, cfg, apiRoutes, Readers{Tokens: tokens})
+}
+
+// newTestExplorerWith is newTestExplorer with every reader given.
+func newTestExplorerWith(t *testing.T, cfg Config, apiRoutes http.Handler, readers Readers) http.Handler {
+	t.Helper()
+	routes, err := Routes(handlertest.NewCore(handlertest.NewFakes()), cfg, apiRoutes, readers)
 	require.NoError(t, err)
 	// The API's own router, in the order it takes routes in, so the page
 	// routes meet the catch-all as they do on the node.

@@ -405,8 +405,9 @@ func newHandler(b *testing.B, st *store.Store, top uint64) http.Handler {
 		b.Fatal(err)
 	}
 	primary := st.PrimaryReader(decode)
-	backend := handlers.Backend{Node: fakes, Metrics: st, EVM: st, EVMState: synthetic.NewState(),
-		Primary: primary, Staking: primary, Platform: fakes.Platform, Vertices: st}
+	state := synthetic.NewState()
+	backend := handlers.Backend{Node: fakes, Metrics: st, EVM: st, EVMState: state,
+		Primary: primary, Staking: primary, Platform: fakes.Platform, Vertices: st, Logs: state}
 	if tokens, ok := any(st).(explorer.TokenSearcher); ok { // the token-name search, where this build has it
 		backend.Tokens = tokens
 	}

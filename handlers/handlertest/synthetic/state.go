@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/ava-labs/libevm/common"
+	"github.com/ava-labs/libevm/crypto"
 
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/evmstate"
@@ -51,4 +52,15 @@ func (s State) NativeBalanceAt(ctx context.Context, _ netinfo.Chain, addr common
 // DescribeContract answers as a node whose contracts revert every call.
 func (State) DescribeContract(_ context.Context, _ netinfo.Chain, c evmdata.Contract) (evmdata.Contract, error) {
 	return c, nil
+}
+
+// TransactionLogs answers as a node whose every tx emitted one ERC-20
+// Transfer of 1e18 between two fixed addresses.
+func (State) TransactionLogs(_ context.Context, _ netinfo.Chain, _ common.Hash) ([]evmdata.Log, bool, error) {
+	transfer := crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))
+	return []evmdata.Log{{
+		Address: common.Address{0xee},
+		Topics:  []common.Hash{transfer, common.BytesToHash([]byte{1}), common.BytesToHash([]byte{2})},
+		Data:    common.LeftPadBytes(big.NewInt(1e18).Bytes(), 32),
+	}}, true, nil
 }

@@ -118,7 +118,8 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	b.Screenshot(t, "evm-token")
 }
 
-// checkTx compares the tx page with the node's transaction and receipt.
+// checkTx compares the tx page with the node's transaction and receipt
+// (its logs too).
 func (e *explorerCheck) checkTx(t *testing.T, x *truth.EVMTx) {
 	t.Helper()
 	f, b := e.f, e.b
@@ -149,6 +150,7 @@ func (e *explorerCheck) checkTx(t *testing.T, x *truth.EVMTx) {
 		}
 	}
 	e.checkTransfers(t, x)
+	e.checkLogs(t, x)
 }
 
 // tokenFunction says whether sig is a token function the API names.
