@@ -15,9 +15,9 @@ import (
 const homeStatus = `{"version":"v1","network":{"name":"local","networkId":12345,"evmChainId":43112,
  "evmChains":[{"name":"C","blockchainId":"cchain","evmChainId":43112},{"name":"dispatch","blockchainId":"dchain","evmChainId":779672}]},
  "chains":[
-  {"chain":"P","indexedHeight":90,"historyFrom":1,"nodeHeight":100,"lag":10,"blocksPerSecond":2.5,"etaSeconds":4,"running":true,
+  {"chain":"P","blockchainId":"11111111111111111111111111111111LpoYY","indexedHeight":90,"historyFrom":1,"nodeHeight":100,"lag":10,"blocksPerSecond":2.5,"etaSeconds":4,"running":true,
    "lastApplied":"2026-11-27T16:14:00.582031539Z"},
-  {"chain":"X","indexedHeight":5,"historyFrom":1,"nodeHeight":5,"lag":0,"caughtUp":true,"running":true,"lastApplied":"0001-01-01T00:00:00Z"},
+  {"chain":"X","blockchainId":"urEroe7rdWijEzEmm4bzf3vu3F5zD34GZjoWSxBiNw3edU47t","indexedHeight":5,"historyFrom":1,"nodeHeight":5,"lag":0,"caughtUp":true,"running":true,"lastApplied":"0001-01-01T00:00:00Z"},
   {"chain":"C","blockchainId":"cchain","indexedHeight":50,"historyFrom":1,"nodeHeight":50,"caughtUp":true,"running":true,
    "backfill":{"target":1,"firstHeight":41,"state":"filling","etaSeconds":20}},
   {"chain":"dispatch","blockchainId":"dchain","indexedHeight":7,"historyFrom":1,"nodeHeight":9,"lag":2,"paused":true,"lastError":"<b>boom</b>"}]}`
@@ -56,6 +56,16 @@ func TestHomeShowsChainsLatestAndCharts(t *testing.T) {
 	require.Contains(t, body, "back-fill filling to block 1")
 	require.Contains(t, body, `<span class="badge ">paused</span>`)
 	require.Contains(t, body, "&lt;b&gt;boom&lt;/b&gt;")
+	// P and X, known by their blockchain IDs, link to their pages.
+	require.Contains(t, body, `<tr data-chain="P">
+<td><a href="/ext/bc/data/explorer/p-chain">P</a></td>`)
+	require.Contains(t, body, `<tr data-chain="X">
+<td><a href="/ext/bc/data/explorer/x-chain">X</a></td>`)
+	// The boxes, named by the primary chains' labels.
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/evm/43112">C-Chain (EVM chain 43112)</a>`)
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/p-chain">P-Chain</a>`)
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/x-chain">X-Chain</a>`)
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/c-chain">C-Chain atomic transactions</a>`)
 	// The latest blocks and transactions, linked by the URL scheme.
 	require.Contains(t, body, `href="/ext/bc/data/explorer/evm/43112/block/50"`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/evm/43112/tx/0xt1"`)

@@ -30,7 +30,15 @@ type primaryChain struct {
 	Label string
 	// ID is the chain's cb58 blockchain ID.
 	ID string
+	// chain is the chain's number; the zero primaryChain (a chain the node
+	// does not follow) has none that counts.
+	chain netinfo.Chain
 }
+
+// HasBlocks says whether the chain has block pages of its own: P and X;
+// the C-chain's blocks are its EVM pages', its own pages list its atomic
+// transactions.
+func (c primaryChain) HasBlocks() bool { return c.Alias != "" && c.chain != netinfo.C }
 
 // primaryChains are the three chains of the node's network, for the pages
 // to link what the API names by blockchain ID.
@@ -46,7 +54,7 @@ func (s *server) primaryChains() primaryChains {
 	var out primaryChains
 	for _, c := range netinfo.PrimaryChains() {
 		out.list = append(out.list, primaryChain{
-			Alias: c.DataAPIAlias(), Letter: c.String(), Label: c.String() + "-Chain", ID: node.ChainID(c).String(),
+			Alias: c.DataAPIAlias(), Letter: c.String(), Label: c.String() + "-Chain", ID: node.ChainID(c).String(), chain: c,
 		})
 	}
 	out.cBlockChain = node.ChainID(netinfo.C).String()
@@ -76,6 +84,16 @@ func (cs primaryChains) Of(id any) primaryChain {
 		}
 	}
 	return primaryChain{Label: s, ID: s}
+}
+
+// of is the page of one of the three chains.
+func (cs primaryChains) of(c netinfo.Chain) primaryChain {
+	for _, pc := range cs.list {
+		if pc.chain == c {
+			return pc
+		}
+	}
+	return primaryChain{}
 }
 
 // CBlockChain is the {chainId} a C-chain block's EVM page takes.

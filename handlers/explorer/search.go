@@ -130,11 +130,13 @@ func preferCreated(found []searchCandidate) []searchCandidate {
 	return out
 }
 
-// evmChainLabel names an EVM chain for people: its name (the C-chain's
-// is "C" in the API's status) and its EVM chain id.
-func evmChainLabel(name string, id uint64) string {
-	if name == "C" {
-		name = "C-Chain"
+// evmChainLabel names an EVM chain for people: its name (the C-chain's,
+// its letter in the API's status, as its label) and its EVM chain id.
+func (cs primaryChains) evmChainLabel(name string, id uint64) string {
+	for _, c := range cs.list {
+		if c.Letter == name {
+			name = c.Label
+		}
 	}
 	return fmt.Sprintf("%s (EVM chain %d)", name, id)
 }

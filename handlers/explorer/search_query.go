@@ -38,7 +38,7 @@ var (
 // planSearch decides from the query's shape what it may be.
 func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan, error) {
 	var plan searchPlan
-	node := s.Network()
+	node, chains := s.Network(), s.primaryChains()
 	evm := node.EVMChains()
 	network := func(segments ...string) apiCall {
 		return call(nil, append([]string{"v1", "networks", req.Network}, segments...)...)
@@ -49,13 +49,15 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 		plan.probes = append(plan.probes, searchProbe{
 			call: call(nil, "v1", "address", q, "chains"),
 			expand: func(reply object) []searchCandidate {
-				return addressCandidates(req, q, reply, evm, node.ChainName)
+				return addressCandidates(req, q, reply, evm, func(ci netinfo.ChainInfo) string {
+					return chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
+				})
 			},
 		})
 	case evmHashShape.MatchString(q):
 		for _, ci := range evm {
 			id := fmt.Sprint(ci.EVMChainID)
-			chain := evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
+			chain := chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
 			plan.probes = append(plan.probes,
 				searchProbe{call: call(nil, "v1", "chains", id, "transactions", q),
 					found: searchCandidate{Kind: kindTx, Chain: chain, Label: q, URL: link(req, "evm", id, "tx", q)}},
@@ -66,12 +68,15 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 	case heightShape.MatchString(q):
 		for _, ci := range evm {
 			id := fmt.Sprint(ci.EVMChainID)
-			chain := evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
+			chain := chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
 			plan.probes = append(plan.probes, searchProbe{call: call(nil, "v1", "chains", id, "blocks", q),
 				found: searchCandidate{Kind: kindBlock, Chain: chain, Label: "block " + q, URL: link(req, "evm", id, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of "+chain)
 		}
-		for _, p := range s.primaryChains().list[:2] {
+		for _, p := range chains.list {
+			if !p.HasBlocks() {
+				continue
+			}
 			plan.probes = append(plan.probes, searchProbe{call: network("blockchains", p.Alias, "blocks", q),
 				found: searchCandidate{Kind: kindBlock, Chain: p.Label, Label: "block " + q, URL: link(req, p.Alias, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of the "+p.Label)
@@ -80,7 +85,7 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 		if _, err := ids.NodeIDFromString(q); err != nil {
 			return plan, api.BadRequest("'%s' is no node ID: %v", api.Truncate(q), err)
 		}
-		plan.sure = append(plan.sure, searchCandidate{Kind: kindValidator, Chain: "P-Chain", Label: q, URL: link(req, "validators", q)})
+		plan.sure = append(plan.sure, searchCandidate{Kind: kindValidator, Chain: chains.of(netinfo.P).Label, Label: q, URL: link(req, "validators", q)})
 	default:
 		if c, ok := s.primaryAddress(req, q, node.HRP()); ok {
 			plan.sure = append(plan.sure, c...)
@@ -99,7 +104,7 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 // addressCandidates are the EVM chains an address took part on (the API's
 // listAddressChains reply); an address seen nowhere may still hold a
 // balance, so then every followed EVM chain is a candidate.
-func addressCandidates(req *request, addr string, reply object, evm []netinfo.ChainInfo, chainName func(netinfo.Chain) string) []searchCandidate {
+func addressCandidates(req *request, addr string, reply object, evm []netinfo.ChainInfo, label func(netinfo.ChainInfo) string) []searchCandidate {
 	seen := map[string]bool{}
 	list, _ := reply["indexedChains"].([]any)
 	for _, c := range list {
@@ -110,7 +115,7 @@ func addressCandidates(req *request, addr string, reply object, evm []netinfo.Ch
 	var out, all []searchCandidate
 	for _, ci := range evm {
 		id := fmt.Sprint(ci.EVMChainID)
-		c := searchCandidate{Kind: kindAddress, Chain: evmChainLabel(chainName(ci.Chain), ci.EVMChainID), Label: addr,
+		c := searchCandidate{Kind: kindAddress, Chain: label(ci), Label: addr,
 			URL: link(req, "evm", id, "address", addr)}
 		all = append(all, c)
 		if seen[id] {
@@ -149,26 +154,31 @@ func (s *server) primaryAddress(req *request, q, hrp string) ([]searchCandidate,
 // a 32-byte ID names.
 func (s *server) idProbes(req *request, id string, network func(segments ...string) apiCall) ([]searchProbe, []string) {
 	var probes []searchProbe
-	for _, p := range s.primaryChains().list {
+	chains := s.primaryChains()
+	pChain, xChain := chains.of(netinfo.P), chains.of(netinfo.X)
+	for _, p := range chains.list {
 		probes = append(probes, searchProbe{call: network("blockchains", p.Alias, "transactions", id),
 			found: searchCandidate{Kind: kindTx, Chain: p.Label, Label: id, URL: link(req, p.Alias, "tx", id)}})
 	}
-	for _, p := range s.primaryChains().list[:2] {
+	for _, p := range chains.list {
+		if !p.HasBlocks() {
+			continue
+		}
 		probes = append(probes, searchProbe{call: network("blockchains", p.Alias, "blocks", id),
 			found: searchCandidate{Kind: kindBlock, Chain: p.Label, Label: id, URL: link(req, p.Alias, "block", id)}})
 	}
 	probes = append(probes,
-		searchProbe{call: network("blockchains", "x-chain", "assets", id),
-			found: searchCandidate{Kind: kindAsset, Chain: "X-Chain", Label: id, URL: link(req, "x-chain", "asset", id)}},
+		searchProbe{call: network("blockchains", xChain.Alias, "assets", id),
+			found: searchCandidate{Kind: kindAsset, Chain: xChain.Label, Label: id, URL: link(req, xChain.Alias, "asset", id)}},
 		searchProbe{call: network("subnets", id),
-			found: searchCandidate{Kind: kindSubnet, Chain: "P-Chain", Label: id, URL: link(req, "subnets", id)}},
+			found: searchCandidate{Kind: kindSubnet, Chain: pChain.Label, Label: id, URL: link(req, "subnets", id)}},
 		searchProbe{call: network("blockchains", id),
-			found: searchCandidate{Kind: kindBlockchain, Chain: "P-Chain", Label: id, URL: link(req, "blockchains", id)}},
+			found: searchCandidate{Kind: kindBlockchain, Chain: pChain.Label, Label: id, URL: link(req, "blockchains", id)}},
 		searchProbe{call: apiCall{Path: network("l1Validators").Path, Query: url.Values{"l1ValidationId": {id}, "includeInactiveL1Validators": {"true"}}},
-			found:    searchCandidate{Kind: kindL1, Chain: "P-Chain", Label: id, URL: link(req, "l1-validators", id)},
+			found:    searchCandidate{Kind: kindL1, Chain: pChain.Label, Label: id, URL: link(req, "l1-validators", id)},
 			nonEmpty: "validators"},
-		searchProbe{call: network("blockchains", "x-chain", "vertices", id),
-			found: searchCandidate{Kind: kindVertex, Chain: "X-Chain", Label: id, URL: link(req, "x-chain", "vertex", id)}},
+		searchProbe{call: network("blockchains", xChain.Alias, "vertices", id),
+			found: searchCandidate{Kind: kindVertex, Chain: xChain.Label, Label: id, URL: link(req, xChain.Alias, "vertex", id)}},
 	)
 	tried := []string{"P-, X- and C-Chain transactions", "P- and X-Chain blocks", "X-Chain assets and vertices",
 		"subnets", "blockchains", "L1 validations"}

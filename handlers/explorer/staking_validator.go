@@ -28,11 +28,13 @@ const (
 // that node, paged.
 func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 	nodeID := api.PathVar(r, "nodeId")
-	tab := req.Query.Get("tab")
+	tab, err := pageTab(req, "validations", "validations", "delegators", "rewards", "pending", "blocks")
+	if err != nil {
+		return view{}, err
+	}
 	var c apiCall
 	switch tab {
-	case "", "validations":
-		tab = "validations"
+	case "validations":
 		c = call(pageQuery(req, validationsPageSize), "v1", "networks", req.Network, "validators", nodeID)
 	case "delegators":
 		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "delegators")
@@ -42,8 +44,6 @@ func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "rewards:listPending")
 	case "blocks":
 		c = call(pageQuery(req, validatorPageSize), "v1", "networks", req.Network, "blockchains", "p-chain", "nodes", nodeID, "blocks")
-	default:
-		return view{}, api.BadRequest("invalid tab '%s': must be one of validations, delegators, rewards, pending, blocks", api.Truncate(tab))
 	}
 	list, err := s.get(r.Context(), c)
 	if err != nil {
