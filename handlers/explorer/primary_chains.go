@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ava-labs/avalanchego/utils/constants"
+
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -94,6 +96,12 @@ func (cs primaryChains) of(c netinfo.Chain) primaryChain {
 		}
 	}
 	return primaryChain{}
+}
+
+// IsPrimaryNetwork says whether subnetID is the primary network's: the
+// subnet of the three chains, which the pages name rather than show its ID.
+func (cs primaryChains) IsPrimaryNetwork(subnetID any) bool {
+	return str(subnetID) == constants.PrimaryNetworkID.String()
 }
 
 // CBlockChain is the {chainId} a C-chain block's EVM page takes.
