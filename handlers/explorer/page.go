@@ -72,8 +72,8 @@ const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'se
 	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // remoteImagesPolicy is the policy where NFT images may come from other
-// origins (Config.RemoteImages): only images, only over http(s).
-const remoteImagesPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data: https: http:; " +
+// origins (Config.RemoteImages): only images, only over https.
+const remoteImagesPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data: https:; " +
 	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // serve turns a page handler into an http.Handler: security headers, the
