@@ -29,7 +29,7 @@ func homeAPI(t *testing.T) fakeAPI {
 		"/v1/chains/43112/transactions": jsonOf(t, `{"transactions":[{"txHash":"0xt1","blockNumber":"50","blockTimestamp":1700000000,
 			"from":{"address":"0xfrom"},"to":{"address":"0xto"},"value":"1500000000000000000"}]}`),
 		"/v1/chains/779672/blocks":                            &api.Error{Status: http.StatusServiceUnavailable, Message: "dispatch is <not> ready"},
-		"/v1/chains/779672/transactions":                      jsonOf(t, `{"transactions":[]}`),
+		"/v1/chains/779672/transactions":                      jsonOf(t, `{"transactions":[{"txHash":"0xt2","blockNumber":"3","blockTimestamp":1700000000,"value":"0"}]}`),
 		"/v1/networks/local/blockchains/p-chain/blocks":       jsonOf(t, `{"blocks":[{"blockNumber":"90","blockHash":"pblock","blockTimestamp":1700000000,"txCount":1}]}`),
 		"/v1/networks/local/blockchains/p-chain/transactions": jsonOf(t, `{"transactions":[{"txHash":"ptx","txType":"AddPermissionlessValidatorTx","blockNumber":"90","blockTimestamp":1700000000}]}`),
 		"/v1/networks/local/blockchains/x-chain/blocks":       jsonOf(t, `{"blocks":[]}`),
@@ -75,6 +75,9 @@ func TestHomeShowsChainsLatestAndCharts(t *testing.T) {
 	require.Contains(t, body, `href="/ext/bc/data/explorer/p-chain/tx/ptx"`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/x-chain/tx/xtx"`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/c-chain/tx/ctx"`)
+	// A transaction without a sender links no address page.
+	require.Contains(t, body, `href="/ext/bc/data/explorer/evm/779672/tx/0xt2"`)
+	require.NotContains(t, body, `href="/ext/bc/data/explorer/evm/779672/address/"`)
 	// One chain failing shows in its box; the page stands.
 	require.Contains(t, body, "dispatch is &lt;not&gt; ready")
 	// The charts: the C-chain's by default, per hour, oldest bar first.
