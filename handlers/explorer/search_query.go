@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -33,6 +34,9 @@ var (
 	// heightShape is a block number: decimal digits, at most what a uint64
 	// holds.
 	heightShape = regexp.MustCompile(`^[0-9]{1,19}$`)
+	// bech32Shape is bech32 text: a prefix, the separator 1, and at least
+	// a checksum's 6 characters of the bech32 alphabet, in one case.
+	bech32Shape = regexp.MustCompile(`^([a-z]+1[02-9ac-hj-np-z]{6,}|[A-Z]+1[02-9AC-HJ-NP-Z]{6,})$`)
 )
 
 // planSearch decides from the query's shape what it may be.
@@ -91,6 +95,10 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 			plan.sure = append(plan.sure, c...)
 			break
 		}
+		if chains.meantAsAddress(q, node.HRP()) {
+			_, err := api.ParsePrimaryAddress(q, node.HRP())
+			return plan, api.BadRequest("'%s' is not a valid address of this network: it %v", api.Truncate(q), err)
+		}
 		if _, err := ids.FromString(q); err == nil {
 			plan.probes, plan.tried = s.idProbes(req, q, network)
 			break
@@ -148,6 +156,23 @@ func (s *server) primaryAddress(req *request, q, hrp string) ([]searchCandidate,
 		}
 	}
 	return out, true
+}
+
+// meantAsAddress says whether q, no address of this network, can only be
+// meant as one: bech32 text after a chain's letter (P-, X-, C-), or bare
+// with this network's prefix. The search then says what is wrong with it
+// rather than look for a token of that name.
+func (cs primaryChains) meantAsAddress(q, hrp string) bool {
+	bech := q
+	if letter, rest, prefixed := strings.Cut(q, "-"); prefixed {
+		if !slices.ContainsFunc(cs.list, func(c primaryChain) bool { return strings.EqualFold(c.Letter, letter) }) {
+			return false
+		}
+		bech = rest
+	} else if !strings.HasPrefix(strings.ToLower(q), hrp+"1") {
+		return false
+	}
+	return bech32Shape.MatchString(bech)
 }
 
 // idProbes are the probes of a cb58 ID: everything on the primary network
