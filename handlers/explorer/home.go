@@ -115,7 +115,7 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 	chains := s.primaryChains()
 	for _, c := range status.Network.EVMChains {
 		id := fmt.Sprint(c.EVMChainID)
-		data.Chains = append(data.Chains, homeChain{ID: "evm-" + id, Title: chains.evmChainLabel(c.Name, c.EVMChainID),
+		data.Chains = append(data.Chains, homeChain{ID: "evm-" + id, Title: evmChainLabel(c.Name, c.EVMChainID),
 			Link: link(req, "evm", id), EVMChainID: c.EVMChainID})
 		add(ptr(call(latest, "v1", "chains", id, "blocks")), ptr(call(latest, "v1", "chains", id, "transactions")))
 	}
@@ -191,7 +191,7 @@ func (s *server) homeCharts(req *request, status statusReply, interval string) h
 	}
 	for _, c := range status.Network.EVMChains {
 		id := fmt.Sprint(c.EVMChainID)
-		hc.Chains = append(hc.Chains, chartLink{Label: s.primaryChains().evmChainLabel(c.Name, c.EVMChainID), URL: withQuery(req, "chart", id), Current: id == hc.Chain})
+		hc.Chains = append(hc.Chains, chartLink{Label: evmChainLabel(c.Name, c.EVMChainID), URL: withQuery(req, "chart", id), Current: id == hc.Chain})
 	}
 	for _, in := range []string{"hour", "day"} {
 		hc.Intervals = append(hc.Intervals, chartLink{Label: "per " + in, URL: withQuery(req, "interval", in), Current: in == interval})

@@ -56,7 +56,7 @@ func (s *server) primaryChains() primaryChains {
 	var out primaryChains
 	for _, c := range netinfo.PrimaryChains() {
 		out.list = append(out.list, primaryChain{
-			Alias: c.DataAPIAlias(), Letter: c.String(), Label: c.String() + "-Chain", ID: node.ChainID(c).String(), chain: c,
+			Alias: c.DataAPIAlias(), Letter: c.String(), Label: primaryChainLabel(c), ID: node.ChainID(c).String(), chain: c,
 		})
 	}
 	out.cBlockChain = node.ChainID(netinfo.C).String()
@@ -65,6 +65,10 @@ func (s *server) primaryChains() primaryChains {
 	}
 	return out
 }
+
+// primaryChainLabel names a primary chain for people: P-Chain, X-Chain,
+// C-Chain.
+func primaryChainLabel(c netinfo.Chain) string { return c.String() + "-Chain" }
 
 // byAlias is the chain of a path's first segment.
 func (cs primaryChains) byAlias(alias string) (primaryChain, bool) {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // The search box takes anything a person may paste: it guesses what the
@@ -130,12 +131,13 @@ func preferCreated(found []searchCandidate) []searchCandidate {
 	return out
 }
 
-// evmChainLabel names an EVM chain for people: its name (the C-chain's,
-// its letter in the API's status, as its label) and its EVM chain id.
-func (cs primaryChains) evmChainLabel(name string, id uint64) string {
-	for _, c := range cs.list {
-		if c.Letter == name {
-			name = c.Label
+// evmChainLabel names an EVM chain for people: its name (a primary
+// chain's, its letter in the API's status, as its label) and its EVM chain
+// id.
+func evmChainLabel(name string, id uint64) string {
+	for _, c := range netinfo.PrimaryChains() {
+		if name == c.String() {
+			name = primaryChainLabel(c)
 		}
 	}
 	return fmt.Sprintf("%s (EVM chain %d)", name, id)

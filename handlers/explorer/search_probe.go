@@ -99,7 +99,7 @@ func (s *server) searchTokens(r *http.Request, req *request, text string) ([]sea
 	if s.tokens == nil {
 		return nil, nil
 	}
-	node, chains := s.Network(), s.primaryChains()
+	node := s.Network()
 	var out []searchCandidate
 	for _, ci := range node.EVMChains() {
 		if ci.EVMChainID == 0 {
@@ -116,7 +116,7 @@ func (s *server) searchTokens(r *http.Request, req *request, text string) ([]sea
 			if c.Symbol != "" {
 				label += " (" + c.Symbol + ")"
 			}
-			out = append(out, searchCandidate{Kind: c.Kind.String() + " " + kindToken, Chain: chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID),
+			out = append(out, searchCandidate{Kind: c.Kind.String() + " " + kindToken, Chain: evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID),
 				Label: label, URL: link(req, "evm", id, "token", addr)})
 		}
 	}

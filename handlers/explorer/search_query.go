@@ -53,15 +53,13 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 		plan.probes = append(plan.probes, searchProbe{
 			call: call(nil, "v1", "address", q, "chains"),
 			expand: func(reply object) []searchCandidate {
-				return addressCandidates(req, q, reply, evm, func(ci netinfo.ChainInfo) string {
-					return chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
-				})
+				return addressCandidates(req, q, reply, evm, node.ChainName)
 			},
 		})
 	case evmHashShape.MatchString(q):
 		for _, ci := range evm {
 			id := fmt.Sprint(ci.EVMChainID)
-			chain := chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
+			chain := evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
 			plan.probes = append(plan.probes,
 				searchProbe{call: call(nil, "v1", "chains", id, "transactions", q),
 					found: searchCandidate{Kind: kindTx, Chain: chain, Label: q, URL: link(req, "evm", id, "tx", q)}},
@@ -72,7 +70,7 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 	case heightShape.MatchString(q):
 		for _, ci := range evm {
 			id := fmt.Sprint(ci.EVMChainID)
-			chain := chains.evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
+			chain := evmChainLabel(node.ChainName(ci.Chain), ci.EVMChainID)
 			plan.probes = append(plan.probes, searchProbe{call: call(nil, "v1", "chains", id, "blocks", q),
 				found: searchCandidate{Kind: kindBlock, Chain: chain, Label: "block " + q, URL: link(req, "evm", id, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of "+chain)
@@ -112,7 +110,7 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 // addressCandidates are the EVM chains an address took part on (the API's
 // listAddressChains reply); an address seen nowhere may still hold a
 // balance, so then every followed EVM chain is a candidate.
-func addressCandidates(req *request, addr string, reply object, evm []netinfo.ChainInfo, label func(netinfo.ChainInfo) string) []searchCandidate {
+func addressCandidates(req *request, addr string, reply object, evm []netinfo.ChainInfo, chainName func(netinfo.Chain) string) []searchCandidate {
 	seen := map[string]bool{}
 	list, _ := reply["indexedChains"].([]any)
 	for _, c := range list {
@@ -123,7 +121,7 @@ func addressCandidates(req *request, addr string, reply object, evm []netinfo.Ch
 	var out, all []searchCandidate
 	for _, ci := range evm {
 		id := fmt.Sprint(ci.EVMChainID)
-		c := searchCandidate{Kind: kindAddress, Chain: label(ci), Label: addr,
+		c := searchCandidate{Kind: kindAddress, Chain: evmChainLabel(chainName(ci.Chain), ci.EVMChainID), Label: addr,
 			URL: link(req, "evm", id, "address", addr)}
 		all = append(all, c)
 		if seen[id] {

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -44,6 +45,8 @@ func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 		c = call(nodeQuery(req, validatorPageSize, nodeID), "v1", "networks", req.Network, "rewards:listPending")
 	case "blocks":
 		c = call(pageQuery(req, validatorPageSize), "v1", "networks", req.Network, "blockchains", "p-chain", "nodes", nodeID, "blocks")
+	default:
+		return view{}, fmt.Errorf("the validator page has no listing for its tab %q", tab) // pageTab let through a tab the switch lacks
 	}
 	list, err := s.get(r.Context(), c)
 	if err != nil {
