@@ -92,7 +92,7 @@ func (cs primaryChains) Of(id any) primaryChain {
 	return primaryChain{Label: s, ID: s}
 }
 
-// of is the page of one of the three chains.
+// of is the chain c among the three.
 func (cs primaryChains) of(c netinfo.Chain) primaryChain {
 	for _, pc := range cs.list {
 		if pc.chain == c {
