@@ -54,7 +54,7 @@ func evmAddressList(req *request, chainID, address, tab string) apiCall {
 
 func (s *server) serveEVMAddress(r *http.Request, req *request) (view, error) {
 	chainID, address := api.PathVar(r, evmVarChainID), api.PathVar(r, evmVarAddress)
-	tab, err := evmTab(req, "all", evmAddressTabs()...)
+	tab, err := pageTab(req, "all", evmAddressTabs()...)
 	if err != nil {
 		return view{}, err
 	}

@@ -19,7 +19,7 @@ type evmChainData struct {
 
 func (s *server) serveEVMChain(r *http.Request, req *request) (view, error) {
 	chainID := api.PathVar(r, evmVarChainID)
-	tab, err := evmTab(req, "blocks", "blocks", "transactions")
+	tab, err := pageTab(req, "blocks", "blocks", "transactions")
 	if err != nil {
 		return view{}, err
 	}

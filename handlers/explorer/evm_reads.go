@@ -35,21 +35,6 @@ func evmChainCall(query map[string][]string, chainID string, segments ...string)
 	return call(query, append([]string{"v1", "chains", chainID}, segments...)...)
 }
 
-// evmTab is the tab an EVM page's URL asks for, fallback when none; a tab
-// the page does not have is a 400, like any bad input.
-func evmTab(req *request, fallback string, names ...string) (string, error) {
-	tab := req.Query.Get("tab")
-	if tab == "" {
-		return fallback, nil
-	}
-	for _, n := range names {
-		if n == tab {
-			return tab, nil
-		}
-	}
-	return "", api.BadRequest("invalid tab '%s': this page has the tabs %v", api.Truncate(tab), names)
-}
-
 // notFoundIsNil is a reply's body, nil when the API answered 404 (the
 // thing is not there, which the page shows), or the reply's other error.
 func notFoundIsNil(r reply) (object, error) {

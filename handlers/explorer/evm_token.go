@@ -32,10 +32,6 @@ func (d evmTokenData) IsNFT() bool {
 
 func (s *server) serveEVMToken(r *http.Request, req *request) (view, error) {
 	chainID, address := api.PathVar(r, evmVarChainID), api.PathVar(r, evmVarAddress)
-	tab, err := evmTab(req, "transfers", "transfers", "holders", "tokens")
-	if err != nil {
-		return view{}, err
-	}
 	chain, replies, err := s.readEVM(r.Context(), chainID, evmChainCall(nil, chainID, "addresses", address))
 	if err != nil {
 		return view{}, err
@@ -43,7 +39,17 @@ func (s *server) serveEVMToken(r *http.Request, req *request) (view, error) {
 	if err := firstError(replies); err != nil {
 		return view{}, err
 	}
-	data := evmTokenData{Chain: chain, Contract: replies[0].Body, Tab: tab}
+	data := evmTokenData{Chain: chain, Contract: replies[0].Body}
+	// An NFT collection's tokens are its own tab; an ERC-20 has none.
+	tabs := []string{"transfers", "holders"}
+	if data.IsNFT() {
+		tabs = append(tabs, "tokens")
+	}
+	tab, err := pageTab(req, "transfers", tabs...)
+	if err != nil {
+		return view{}, err
+	}
+	data.Tab = tab
 	// The lists are read after the metadata: which one a tab shows depends
 	// on the token's standard, and the holders' metrics path takes the EVM
 	// chain id only.

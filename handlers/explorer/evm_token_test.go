@@ -20,7 +20,10 @@ func TestEVMTokenPageOfAnERC20(t *testing.T) {
 
 	body = evmPage(t, Config{}, replies, "/evm/43112/token/"+testToken+"?tab=holders", http.StatusOK)
 	require.Contains(t, body, `id="no-holders"`)
-	evmPage(t, Config{}, replies, "/evm/43112/token/"+testToken+"?tab=tokens", http.StatusOK)
+	// An ERC-20 has no tokens tab.
+	body = evmPage(t, Config{}, replies, "/evm/43112/token/"+testToken+"?tab=tokens", http.StatusBadRequest)
+	require.Contains(t, body, "invalid tab &#39;tokens&#39;: this page has the tabs transfers, holders")
+	require.NotContains(t, body, `id="no-holders"`)
 }
 
 func TestEVMTokenPageOfAnNFTCollection(t *testing.T) {

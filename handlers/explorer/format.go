@@ -125,11 +125,11 @@ func ago(v any) string {
 // short abbreviates a long hash or address for a table cell; the full
 // value goes in the cell's title and link.
 func short(v any) string {
-	s := str(v)
+	s := []rune(str(v))
 	if len(s) <= 20 {
-		return s
+		return string(s)
 	}
-	return s[:10] + "…" + s[len(s)-6:]
+	return string(s[:10]) + "…" + string(s[len(s)-6:])
 }
 
 // toJSON writes v as indented JSON, for the raw parts of a page.

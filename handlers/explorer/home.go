@@ -109,20 +109,24 @@ func (s *server) serveHome(r *http.Request, req *request) (view, error) {
 		}
 		at = append(at, idx)
 	}
+	chains := s.primaryChains()
 	for _, c := range status.Network.EVMChains {
 		id := fmt.Sprint(c.EVMChainID)
 		data.Chains = append(data.Chains, homeChain{ID: "evm-" + id, Title: evmChainLabel(c.Name, c.EVMChainID),
 			Link: link(req, "evm", id), EVMChainID: c.EVMChainID})
 		add(ptr(call(latest, "v1", "chains", id, "blocks")), ptr(call(latest, "v1", "chains", id, "transactions")))
 	}
-	for _, p := range []struct{ alias, title string }{{"p-chain", "P-Chain"}, {"x-chain", "X-Chain"}} {
-		data.Chains = append(data.Chains, homeChain{ID: p.alias, Title: p.title, Link: link(req, p.alias), Primary: p.alias})
-		add(ptr(call(latest, "v1", "networks", req.Network, "blockchains", p.alias, "blocks")),
-			ptr(call(latest, "v1", "networks", req.Network, "blockchains", p.alias, "transactions")))
+	for _, p := range chains.list {
+		box := homeChain{ID: p.Alias, Title: p.Label, Link: link(req, p.Alias), Primary: p.Alias, NoBlocks: !p.HasBlocks()}
+		var blocks *apiCall
+		if p.HasBlocks() {
+			blocks = ptr(call(latest, "v1", "networks", req.Network, "blockchains", p.Alias, "blocks"))
+		} else {
+			box.Title += " atomic transactions"
+		}
+		data.Chains = append(data.Chains, box)
+		add(blocks, ptr(call(latest, "v1", "networks", req.Network, "blockchains", p.Alias, "transactions")))
 	}
-	data.Chains = append(data.Chains, homeChain{ID: "c-chain", Title: "C-Chain atomic transactions",
-		Link: link(req, "c-chain"), Primary: "c-chain", NoBlocks: true})
-	add(nil, ptr(call(latest, "v1", "networks", req.Network, "blockchains", "c-chain", "transactions")))
 
 	if data.Charts, err = s.homeCharts(req, status, interval); err != nil {
 		return view{}, err

@@ -17,9 +17,9 @@ import (
 const homeStatus = `{"version":"v1","network":{"name":"local","networkId":12345,"evmChainId":43112,
  "evmChains":[{"name":"C","blockchainId":"cchain","evmChainId":43112},{"name":"dispatch","blockchainId":"dchain","evmChainId":779672}]},
  "chains":[
-  {"chain":"P","indexedHeight":90,"historyFrom":1,"nodeHeight":100,"lag":10,"blocksPerSecond":2.5,"etaSeconds":4,"running":true,
+  {"chain":"P","blockchainId":"11111111111111111111111111111111LpoYY","indexedHeight":90,"historyFrom":1,"nodeHeight":100,"lag":10,"blocksPerSecond":2.5,"etaSeconds":4,"running":true,
    "lastApplied":"2026-11-27T16:14:00.582031539Z"},
-  {"chain":"X","indexedHeight":5,"historyFrom":1,"nodeHeight":5,"lag":0,"caughtUp":true,"running":true,"lastApplied":"0001-01-01T00:00:00Z"},
+  {"chain":"X","blockchainId":"urEroe7rdWijEzEmm4bzf3vu3F5zD34GZjoWSxBiNw3edU47t","indexedHeight":5,"historyFrom":1,"nodeHeight":5,"lag":0,"caughtUp":true,"running":true,"lastApplied":"0001-01-01T00:00:00Z"},
   {"chain":"C","blockchainId":"cchain","indexedHeight":50,"historyFrom":1,"nodeHeight":50,"caughtUp":true,"running":true,
    "backfill":{"target":1,"firstHeight":41,"state":"filling","etaSeconds":20}},
   {"chain":"dispatch","blockchainId":"dchain","indexedHeight":7,"historyFrom":1,"nodeHeight":9,"lag":2,"paused":true,"lastError":"<b>boom</b>"}]}`
@@ -31,7 +31,7 @@ func homeAPI(t *testing.T) fakeAPI {
 		"/v1/chains/43112/transactions": jsonOf(t, `{"transactions":[{"txHash":"0xt1","blockNumber":"50","blockTimestamp":1700000000,
 			"from":{"address":"0xfrom"},"to":{"address":"0xto"},"value":"1500000000000000000"}]}`),
 		"/v1/chains/779672/blocks":                            &api.Error{Status: http.StatusServiceUnavailable, Message: "dispatch is <not> ready"},
-		"/v1/chains/779672/transactions":                      jsonOf(t, `{"transactions":[]}`),
+		"/v1/chains/779672/transactions":                      jsonOf(t, `{"transactions":[{"txHash":"0xt2","blockNumber":"3","blockTimestamp":1700000000,"value":"0"}]}`),
 		"/v1/networks/local/blockchains/p-chain/blocks":       jsonOf(t, `{"blocks":[{"blockNumber":"90","blockHash":"pblock","blockTimestamp":1700000000,"txCount":1}]}`),
 		"/v1/networks/local/blockchains/p-chain/transactions": jsonOf(t, `{"transactions":[{"txHash":"ptx","txType":"AddPermissionlessValidatorTx","blockNumber":"90","blockTimestamp":1700000000}]}`),
 		"/v1/networks/local/blockchains/x-chain/blocks":       jsonOf(t, `{"blocks":[]}`),
@@ -58,6 +58,16 @@ func TestHomeShowsChainsLatestAndCharts(t *testing.T) {
 	require.Contains(t, body, "back-fill filling to block 1")
 	require.Contains(t, body, `<span class="badge ">paused</span>`)
 	require.Contains(t, body, "&lt;b&gt;boom&lt;/b&gt;")
+	// P and X, known by their blockchain IDs, link to their pages.
+	require.Contains(t, body, `<tr data-chain="P">
+<td><a href="/ext/bc/data/explorer/p-chain">P</a></td>`)
+	require.Contains(t, body, `<tr data-chain="X">
+<td><a href="/ext/bc/data/explorer/x-chain">X</a></td>`)
+	// The boxes, named by the primary chains' labels.
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/evm/43112">C-Chain (EVM chain 43112)</a>`)
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/p-chain">P-Chain</a>`)
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/x-chain">X-Chain</a>`)
+	require.Contains(t, body, `<a href="/ext/bc/data/explorer/c-chain">C-Chain atomic transactions</a>`)
 	// The latest blocks and transactions, linked by the URL scheme.
 	require.Contains(t, body, `href="/ext/bc/data/explorer/evm/43112/block/50"`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/evm/43112/tx/0xt1"`)
@@ -67,6 +77,9 @@ func TestHomeShowsChainsLatestAndCharts(t *testing.T) {
 	require.Contains(t, body, `href="/ext/bc/data/explorer/p-chain/tx/ptx"`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/x-chain/tx/xtx"`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/c-chain/tx/ctx"`)
+	// A transaction without a sender links no address page.
+	require.Contains(t, body, `href="/ext/bc/data/explorer/evm/779672/tx/0xt2"`)
+	require.NotContains(t, body, `href="/ext/bc/data/explorer/evm/779672/address/"`)
 	// One chain failing shows in its box; the page stands.
 	require.Contains(t, body, "dispatch is &lt;not&gt; ready")
 	// The charts: the C-chain's by default, per hour, oldest bar first.

@@ -3,7 +3,10 @@ package explorer
 import (
 	"html/template"
 	"net/url"
+	"slices"
 	"strings"
+
+	"github.com/avadata/avadata/handlers/api"
 )
 
 // linkFuncs make the explorer's links. Every link is absolute below the
@@ -81,4 +84,18 @@ func tabs(req *request, current string, specs ...string) []tab {
 		out = append(out, tab{Name: name, Label: label, URL: withQuery(req, "tab", name, "page", ""), Current: name == current})
 	}
 	return out
+}
+
+// pageTab is the tab a page's URL asks for (tab=), fallback when it names
+// none; a tab the page does not have is a 400, like any bad input, so each
+// tab has one URL.
+func pageTab(req *request, fallback string, names ...string) (string, error) {
+	tab := req.Query.Get("tab")
+	if tab == "" {
+		return fallback, nil
+	}
+	if slices.Contains(names, tab) {
+		return tab, nil
+	}
+	return "", api.BadRequest("invalid tab '%s': this page has the tabs %s", api.Truncate(tab), strings.Join(names, ", "))
 }

@@ -49,6 +49,9 @@ type request struct {
 	// CChainEVMID is the C-chain's EVM chain id, for the nav's link to
 	// its EVM pages (0 until the follower read it).
 	CChainEVMID uint64
+	// Chains are the primary network's chains, for the links of the
+	// partials every page shares.
+	Chains primaryChains
 	// RemoteImages says whether NFT images from other origins may show.
 	RemoteImages bool
 }
@@ -69,8 +72,8 @@ const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'se
 	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // remoteImagesPolicy is the policy where NFT images may come from other
-// origins (Config.RemoteImages): only images, only over http(s).
-const remoteImagesPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data: https: http:; " +
+// origins (Config.RemoteImages): only images, only over https.
+const remoteImagesPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data: https:; " +
 	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // serve turns a page handler into an http.Handler: security headers, the
@@ -157,6 +160,7 @@ func (s *server) newRequest(r *http.Request) *request {
 		NetworkName:  s.Network().Name(),
 		Search:       r.URL.Query().Get("q"),
 		CChainEVMID:  s.Network().CChainEVMID(),
+		Chains:       s.primaryChains(),
 		RemoteImages: s.cfg.RemoteImages,
 	}
 }

@@ -71,7 +71,10 @@ func (s *server) servePrimaryAddress(r *http.Request, req *request) (view, error
 	if strings.Contains(addr, ",") {
 		return view{}, api.BadRequest("invalid address '%s': one address per page", api.Truncate(addr))
 	}
-	d := primaryAddressData{primaryPage: p, Address: addr, Tab: req.Query.Get("tab")}
+	d := primaryAddressData{primaryPage: p, Address: addr}
+	if d.Tab, err = pageTab(req, "balances", "balances", "utxos", "history"); err != nil {
+		return view{}, err
+	}
 	ctx := r.Context()
 	switch d.Tab {
 	case "utxos":
@@ -86,8 +89,7 @@ func (s *server) servePrimaryAddress(r *http.Request, req *request) (view, error
 		q := primaryListQuery(req)
 		q.Set("addresses", addr)
 		d.Txs, err = s.get(ctx, primaryCall(req, p, q, "transactions"))
-	default:
-		d.Tab = "balances"
+	default: // balances
 		var reply object
 		reply, err = s.get(ctx, primaryCall(req, p, url.Values{"addresses": {addr}}, "balances"))
 		balances, _ := reply["balances"].(object)

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ava-labs/avalanchego/utils/constants"
+
 	"github.com/avadata/avadata/handlers/api"
 	"github.com/avadata/avadata/indexer/netinfo"
 )
@@ -30,7 +32,15 @@ type primaryChain struct {
 	Label string
 	// ID is the chain's cb58 blockchain ID.
 	ID string
+	// chain is the chain's number; the zero primaryChain (a chain the node
+	// does not follow) has none that counts.
+	chain netinfo.Chain
 }
+
+// HasBlocks says whether the chain has block pages of its own: P and X;
+// the C-chain's blocks are its EVM pages', its own pages list its atomic
+// transactions.
+func (c primaryChain) HasBlocks() bool { return c.Alias != "" && c.chain != netinfo.C }
 
 // primaryChains are the three chains of the node's network, for the pages
 // to link what the API names by blockchain ID.
@@ -46,7 +56,7 @@ func (s *server) primaryChains() primaryChains {
 	var out primaryChains
 	for _, c := range netinfo.PrimaryChains() {
 		out.list = append(out.list, primaryChain{
-			Alias: c.DataAPIAlias(), Letter: c.String(), Label: c.String() + "-Chain", ID: node.ChainID(c).String(),
+			Alias: c.DataAPIAlias(), Letter: c.String(), Label: primaryChainLabel(c), ID: node.ChainID(c).String(), chain: c,
 		})
 	}
 	out.cBlockChain = node.ChainID(netinfo.C).String()
@@ -55,6 +65,10 @@ func (s *server) primaryChains() primaryChains {
 	}
 	return out
 }
+
+// primaryChainLabel names a primary chain for people: P-Chain, X-Chain,
+// C-Chain.
+func primaryChainLabel(c netinfo.Chain) string { return c.String() + "-Chain" }
 
 // byAlias is the chain of a path's first segment.
 func (cs primaryChains) byAlias(alias string) (primaryChain, bool) {
@@ -76,6 +90,22 @@ func (cs primaryChains) Of(id any) primaryChain {
 		}
 	}
 	return primaryChain{Label: s, ID: s}
+}
+
+// of is the chain c among the three.
+func (cs primaryChains) of(c netinfo.Chain) primaryChain {
+	for _, pc := range cs.list {
+		if pc.chain == c {
+			return pc
+		}
+	}
+	return primaryChain{}
+}
+
+// IsPrimaryNetwork says whether subnetID is the primary network's: the
+// subnet of the three chains, which the pages name rather than show its ID.
+func (cs primaryChains) IsPrimaryNetwork(subnetID any) bool {
+	return str(subnetID) == constants.PrimaryNetworkID.String()
 }
 
 // CBlockChain is the {chainId} a C-chain block's EVM page takes.

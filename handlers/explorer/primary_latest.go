@@ -24,12 +24,14 @@ func (s *server) servePrimaryLatest(r *http.Request, req *request) (view, error)
 	if err != nil {
 		return view{}, err
 	}
-	d := primaryLatestData{primaryPage: p, HasBlocks: p.Chain.Alias != "c-chain", Tab: req.Query.Get("tab")}
-	if d.Tab != "transactions" {
-		d.Tab = "blocks"
-		if !d.HasBlocks {
-			d.Tab = "transactions"
-		}
+	d := primaryLatestData{primaryPage: p, HasBlocks: p.Chain.HasBlocks()}
+	if d.HasBlocks {
+		d.Tab, err = pageTab(req, "blocks", "blocks", "transactions")
+	} else {
+		d.Tab, err = pageTab(req, "transactions", "transactions")
+	}
+	if err != nil {
+		return view{}, err
 	}
 	if d.Tab == "blocks" {
 		d.Blocks, err = s.get(r.Context(), primaryCall(req, p, primaryListQuery(req), "blocks"))

@@ -44,7 +44,8 @@ func TestPrimaryChainPageListsBlocksAndTransactions(t *testing.T) {
 	require.Contains(t, body, ">ImportTx<")
 
 	// The C-chain has no blocks tab: its blocks link to the EVM pages.
-	body = pageBody(t, h, "/c-chain?tab=blocks", http.StatusOK)
+	pageBody(t, h, "/c-chain?tab=blocks", http.StatusBadRequest)
+	body = pageBody(t, h, "/c-chain", http.StatusOK)
 	require.Contains(t, body, explorerLink("/c-chain/tx/"+txID2))
 	require.Contains(t, body, explorerLink("/evm/43112/block/12"))
 	require.False(t, strings.Contains(body, "Latest blocks"))

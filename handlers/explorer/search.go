@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/avadata/avadata/handlers/api"
+	"github.com/avadata/avadata/indexer/netinfo"
 )
 
 // The search box takes anything a person may paste: it guesses what the
@@ -132,11 +133,14 @@ func preferCreated(found []searchCandidate) []searchCandidate {
 	return out
 }
 
-// evmChainLabel names an EVM chain for people: its name (the C-chain's
-// is "C" in the API's status) and its EVM chain id.
+// evmChainLabel names an EVM chain for people: its name (a primary
+// chain's, its letter in the API's status, as its label) and its EVM chain
+// id.
 func evmChainLabel(name string, id uint64) string {
-	if name == "C" {
-		name = "C-Chain"
+	for _, c := range netinfo.PrimaryChains() {
+		if name == c.String() {
+			name = primaryChainLabel(c)
+		}
 	}
 	return fmt.Sprintf("%s (EVM chain %d)", name, id)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ava-labs/avalanchego/ids"
@@ -33,12 +34,15 @@ var (
 	// heightShape is a block number: decimal digits, at most what a uint64
 	// holds.
 	heightShape = regexp.MustCompile(`^[0-9]{1,19}$`)
+	// bech32Shape is bech32 text: a prefix, the separator 1, and at least
+	// a checksum's 6 characters of the bech32 alphabet, in one case.
+	bech32Shape = regexp.MustCompile(`^([a-z]+1[02-9ac-hj-np-z]{6,}|[A-Z]+1[02-9AC-HJ-NP-Z]{6,})$`)
 )
 
 // planSearch decides from the query's shape what it may be.
 func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan, error) {
 	var plan searchPlan
-	node := s.Network()
+	node, chains := s.Network(), s.primaryChains()
 	evm := node.EVMChains()
 	network := func(segments ...string) apiCall {
 		return call(nil, append([]string{"v1", "networks", req.Network}, segments...)...)
@@ -71,7 +75,10 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 				found: searchCandidate{Kind: kindBlock, Chain: chain, Label: "block " + q, URL: link(req, "evm", id, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of "+chain)
 		}
-		for _, p := range s.primaryChains().list[:2] {
+		for _, p := range chains.list {
+			if !p.HasBlocks() {
+				continue
+			}
 			plan.probes = append(plan.probes, searchProbe{call: network("blockchains", p.Alias, "blocks", q),
 				found: searchCandidate{Kind: kindBlock, Chain: p.Label, Label: "block " + q, URL: link(req, p.Alias, "block", q)}})
 			plan.tried = append(plan.tried, "blocks of the "+p.Label)
@@ -80,11 +87,15 @@ func (s *server) planSearch(r *http.Request, req *request, q string) (searchPlan
 		if _, err := ids.NodeIDFromString(q); err != nil {
 			return plan, api.BadRequest("'%s' is no node ID: %v", api.Truncate(q), err)
 		}
-		plan.sure = append(plan.sure, searchCandidate{Kind: kindValidator, Chain: "P-Chain", Label: q, URL: link(req, "validators", q)})
+		plan.sure = append(plan.sure, searchCandidate{Kind: kindValidator, Chain: chains.of(netinfo.P).Label, Label: q, URL: link(req, "validators", q)})
 	default:
 		if c, ok := s.primaryAddress(req, q, node.HRP()); ok {
 			plan.sure = append(plan.sure, c...)
 			break
+		}
+		if chains.meantAsAddress(q, node.HRP()) {
+			_, err := api.ParsePrimaryAddress(q, node.HRP())
+			return plan, api.BadRequest("'%s' is not a valid address of this network: it %v", api.Truncate(q), err)
 		}
 		if _, err := ids.FromString(q); err == nil {
 			plan.probes, plan.tried = s.idProbes(req, q, network)
@@ -145,30 +156,52 @@ func (s *server) primaryAddress(req *request, q, hrp string) ([]searchCandidate,
 	return out, true
 }
 
+// meantAsAddress says whether q, no address of this network, can only be
+// meant as one: bech32 text after a chain's letter (P-, X-, C-), or bare
+// with this network's prefix. The search then says what is wrong with it
+// rather than look for a token of that name.
+func (cs primaryChains) meantAsAddress(q, hrp string) bool {
+	bech := q
+	if letter, rest, prefixed := strings.Cut(q, "-"); prefixed {
+		if !slices.ContainsFunc(cs.list, func(c primaryChain) bool { return strings.EqualFold(c.Letter, letter) }) {
+			return false
+		}
+		bech = rest
+	} else if !strings.HasPrefix(strings.ToLower(q), hrp+"1") {
+		return false
+	}
+	return bech32Shape.MatchString(bech)
+}
+
 // idProbes are the probes of a cb58 ID: everything on the primary network
 // a 32-byte ID names.
 func (s *server) idProbes(req *request, id string, network func(segments ...string) apiCall) ([]searchProbe, []string) {
 	var probes []searchProbe
-	for _, p := range s.primaryChains().list {
+	chains := s.primaryChains()
+	pChain, xChain := chains.of(netinfo.P), chains.of(netinfo.X)
+	for _, p := range chains.list {
 		probes = append(probes, searchProbe{call: network("blockchains", p.Alias, "transactions", id),
 			found: searchCandidate{Kind: kindTx, Chain: p.Label, Label: id, URL: link(req, p.Alias, "tx", id)}})
 	}
-	for _, p := range s.primaryChains().list[:2] {
+	for _, p := range chains.list {
+		if !p.HasBlocks() {
+			continue
+		}
 		probes = append(probes, searchProbe{call: network("blockchains", p.Alias, "blocks", id),
 			found: searchCandidate{Kind: kindBlock, Chain: p.Label, Label: id, URL: link(req, p.Alias, "block", id)}})
 	}
 	probes = append(probes,
-		searchProbe{call: network("blockchains", "x-chain", "assets", id),
-			found: searchCandidate{Kind: kindAsset, Chain: "X-Chain", Label: id, URL: link(req, "x-chain", "asset", id)}},
+		searchProbe{call: network("blockchains", xChain.Alias, "assets", id),
+			found: searchCandidate{Kind: kindAsset, Chain: xChain.Label, Label: id, URL: link(req, xChain.Alias, "asset", id)}},
 		searchProbe{call: network("subnets", id),
-			found: searchCandidate{Kind: kindSubnet, Chain: "P-Chain", Label: id, URL: link(req, "subnets", id)}},
+			found: searchCandidate{Kind: kindSubnet, Chain: pChain.Label, Label: id, URL: link(req, "subnets", id)}},
 		searchProbe{call: network("blockchains", id),
-			found: searchCandidate{Kind: kindBlockchain, Chain: "P-Chain", Label: id, URL: link(req, "blockchains", id)}},
+			found: searchCandidate{Kind: kindBlockchain, Chain: pChain.Label, Label: id, URL: link(req, "blockchains", id)}},
 		searchProbe{call: apiCall{Path: network("l1Validators").Path, Query: url.Values{"l1ValidationId": {id}, "includeInactiveL1Validators": {"true"}}},
-			found:    searchCandidate{Kind: kindL1, Chain: "P-Chain", Label: id, URL: link(req, "l1-validators", id)},
+			found:    searchCandidate{Kind: kindL1, Chain: pChain.Label, Label: id, URL: link(req, "l1-validators", id)},
 			nonEmpty: "validators"},
-		searchProbe{call: network("blockchains", "x-chain", "vertices", id),
-			found: searchCandidate{Kind: kindVertex, Chain: "X-Chain", Label: id, URL: link(req, "x-chain", "vertex", id)}},
+		searchProbe{call: network("blockchains", xChain.Alias, "vertices", id),
+			found: searchCandidate{Kind: kindVertex, Chain: xChain.Label, Label: id, URL: link(req, xChain.Alias, "vertex", id)}},
 	)
 	tried := []string{"P-, X- and C-Chain transactions", "P- and X-Chain blocks", "X-Chain assets and vertices",
 		"subnets", "blockchains", "L1 validations"}

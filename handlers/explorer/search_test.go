@@ -132,4 +132,30 @@ func TestSearchSaysWhatItTriedAndRefusesNonsense(t *testing.T) {
 
 	code, _, _ = search(t, h, "NodeID-nonsense")
 	require.Equal(t, http.StatusBadRequest, code)
+
+	// A malformed address of the primary network: a 400 saying why, not a
+	// token search.
+	bech, err := address.FormatBech32("local", make([]byte, 20))
+	require.NoError(t, err)
+	mainnet, err := address.FormatBech32("avax", make([]byte, 20))
+	require.NoError(t, err)
+	long, err := address.FormatBech32("local", make([]byte, 25))
+	require.NoError(t, err)
+	for q, why := range map[string]string{
+		"P-" + bech[:len(bech)-1] + "q": "it is not a bech32 address",
+		"x-" + mainnet:                  "it belongs to network prefix &#34;avax&#34;",
+		"C-" + long:                     "it has 25 bytes; want 20",
+		bech[:len(bech)-2] + "qq":       "it is not a bech32 address",
+	} {
+		code, _, body = search(t, h, q)
+		require.Equal(t, http.StatusBadRequest, code, q)
+		require.Contains(t, body, "&#39;"+q+"&#39; is not a valid address of this network: "+why, q)
+		require.NotContains(t, body, "the names and symbols of the tokens", q)
+	}
+	// Text that is no address is still looked for among the tokens.
+	for _, q := range []string{"X-Men", "P-Token1234567", "avax1qqqqqqqq"} {
+		code, _, body = search(t, h, q)
+		require.Equal(t, http.StatusNotFound, code, q)
+		require.Contains(t, body, "the names and symbols of the tokens", q)
+	}
 }

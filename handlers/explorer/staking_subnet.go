@@ -34,12 +34,13 @@ func (s *server) serveSubnet(r *http.Request, req *request) (view, error) {
 		return view{}, err
 	}
 	isL1, _ := subnet["isL1"].(bool)
-	data := subnetData{Subnet: subnet, Tab: req.Query.Get("tab"), IncludeInactive: req.Query.Get(includeInactiveParam) == "true"}
-	if data.Tab == "" {
-		data.Tab = "validators"
-		if isL1 {
-			data.Tab = "l1-validators"
-		}
+	data := subnetData{Subnet: subnet, IncludeInactive: req.Query.Get(includeInactiveParam) == "true"}
+	fallback := "validators"
+	if isL1 {
+		fallback = "l1-validators"
+	}
+	if data.Tab, err = pageTab(req, fallback, "validators", "l1-validators"); err != nil {
+		return view{}, err
 	}
 	q := pageQuery(req, listPageSize)
 	q.Set("subnetId", subnetID)
@@ -52,8 +53,6 @@ func (s *server) serveSubnet(r *http.Request, req *request) (view, error) {
 			q.Set(includeInactiveParam, raw) // the API validates it
 		}
 		list = call(q, "v1", "networks", req.Network, "l1Validators")
-	default:
-		return view{}, api.BadRequest("invalid tab '%s': must be validators or l1-validators", api.Truncate(data.Tab))
 	}
 	if data.List, err = s.get(ctx, list); err != nil {
 		return view{}, err

@@ -1,6 +1,7 @@
 package explorer
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/avadata/avadata/handlers/api"
@@ -26,11 +27,13 @@ const validationsPageSize = 10
 // that node, paged.
 func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 	nodeID := api.PathVar(r, "nodeId")
-	tab := req.Query.Get("tab")
+	tab, err := pageTab(req, "validations", "validations", "delegators", "rewards", "pending", "blocks")
+	if err != nil {
+		return view{}, err
+	}
 	var c apiCall
 	switch tab {
-	case "", "validations":
-		tab = "validations"
+	case "validations":
 		c = call(pageQuery(req, validationsPageSize), "v1", "networks", req.Network, "validators", nodeID)
 	case "delegators":
 		c = call(nodeQuery(req, listPageSize, nodeID), "v1", "networks", req.Network, "delegators")
@@ -41,7 +44,7 @@ func (s *server) serveValidator(r *http.Request, req *request) (view, error) {
 	case "blocks":
 		c = call(pageQuery(req, listPageSize), "v1", "networks", req.Network, "blockchains", "p-chain", "nodes", nodeID, "blocks")
 	default:
-		return view{}, api.BadRequest("invalid tab '%s': must be one of validations, delegators, rewards, pending, blocks", api.Truncate(tab))
+		return view{}, fmt.Errorf("the validator page has no listing for its tab %q", tab) // pageTab let through a tab the switch lacks
 	}
 	list, err := s.get(r.Context(), c)
 	if err != nil {

@@ -28,7 +28,8 @@ func TestValidatorPageShowsItsValidations(t *testing.T) {
 	require.Contains(t, body, `<td data-field="delegationReward">0.25 AVAX</td>`)
 	require.Contains(t, body, `<td data-field="delegationFee">20.0000 %</td>`)
 	require.Contains(t, body, `href="/ext/bc/data/explorer/p-chain/tx/2rtx"`)
-	require.Contains(t, body, `href="/ext/bc/data/explorer/p-chain/address/local1%3Ci%3E" data-address="local1&lt;i&gt;">local1&lt;i&gt;</a>`)
+	// The reward owner links to the one URL of its P-chain address page.
+	require.Contains(t, body, `href="/ext/bc/data/explorer/p-chain/address/P-local1%3Ci%3E" data-address="local1&lt;i&gt;">local1&lt;i&gt;</a>`)
 	require.Contains(t, body, `<td data-field="potentialValidationReward">0.000000007 AVAX</td>`)
 	require.Contains(t, body, `<td data-field="uptimePerformance">99.5 %</td>`)
 	require.Contains(t, body, `aria-current="page" class="current">Validations</a>`)
