@@ -28,7 +28,7 @@ func (e *explorerCheck) checkERC20Token(t *testing.T) {
 	require.Equal(t, fmt.Sprint(tok.erc20Decimals), b.Text(t, "[data-field=decimals]"))
 	var want []string
 	for _, tr := range f.truth.TokenTransfers(f.erc20) {
-		want = append(want, tr.Tx.Hash.Hex()+" "+tr.From.Hex()+" "+tr.To.Hex()+" "+formatUnits(tr.Value, tok.erc20Decimals))
+		want = append(want, tr.Tx.Hash.Hex()+" "+tr.From.Hex()+" "+tr.To.Hex()+" "+harness.DecimalUnits(tr.Value, tok.erc20Decimals))
 	}
 	var got []string
 	rows := b.Count(t, ".erc20-transfers tr[data-log-index]")

@@ -97,11 +97,11 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	b.RequireClean(t)
 	balance, err := f.ewoq.Balance(e.ctx, to)
 	require.NoError(t, err)
-	require.Equal(t, formatUnits(balance, 18), b.Text(t, "[data-field=native-balance]"), "%s: native balance of %s", f.name(), to)
+	require.Equal(t, harness.DecimalUnits(balance, 18), b.Text(t, "[data-field=native-balance]"), "%s: native balance of %s", f.name(), to)
 	b.Click(t, `nav.tabs a[href$="tab=tokens"]`)
 	b.RequireClean(t)
 	held := f.callOne(t, e.ctx, f.erc20, f.art.erc20, "balanceOf", to).(*big.Int)
-	require.Equal(t, formatUnits(held, f.tokens(t, e.ctx).erc20Decimals),
+	require.Equal(t, harness.DecimalUnits(held, f.tokens(t, e.ctx).erc20Decimals),
 		b.Text(t, fmt.Sprintf(`#erc20-balances tr[data-token="%s"] [data-field=balance]`, f.erc20.Hex())))
 	b.Screenshot(t, "evm-address")
 	b.Back(t)
@@ -129,9 +129,9 @@ func (e *explorerCheck) checkTx(t *testing.T, x *truth.EVMTx) {
 	}
 	require.Equal(t, status, b.Text(t, "[data-field=status]"), what)
 	require.Equal(t, fmt.Sprint(x.Block.Number), b.Text(t, "[data-field=block] a"), what)
-	require.Equal(t, formatUnits(x.Value, 18), e.number(t, "[data-field=value]"), what+" value")
+	require.Equal(t, harness.DecimalUnits(x.Value, 18), e.number(t, "[data-field=value]"), what+" value")
 	fee := new(big.Int).Mul(new(big.Int).SetUint64(x.Receipt.GasUsed), x.Receipt.EffectiveGasPrice)
-	require.Equal(t, formatUnits(fee, 18), e.number(t, "[data-field=fee]"), what+" fee")
+	require.Equal(t, harness.DecimalUnits(fee, 18), e.number(t, "[data-field=fee]"), what+" fee")
 	require.Equal(t, fmt.Sprint(x.Receipt.GasUsed), b.Text(t, "[data-field=gasUsed]"), what)
 	require.Equal(t, fmt.Sprint(x.Gas), b.Text(t, "[data-field=gasLimit]"), what)
 	require.Equal(t, fmt.Sprint(x.Nonce), b.Text(t, "[data-field=nonce]"), what)
@@ -172,7 +172,7 @@ func (e *explorerCheck) checkTransfers(t *testing.T, x *truth.EVMTx) {
 		switch tr.Kind {
 		case "ERC-20":
 			decimals := f.token(t, e.ctx, tr.Token, "ERC-20").decimals
-			want20 = append(want20, tr.From.Hex()+" "+tr.To.Hex()+" "+formatUnits(tr.Value, decimals))
+			want20 = append(want20, tr.From.Hex()+" "+tr.To.Hex()+" "+harness.DecimalUnits(tr.Value, decimals))
 		case "ERC-721":
 			want721 = append(want721, tr.From.Hex()+" "+tr.To.Hex()+" #"+tr.TokenID.String())
 		default:
@@ -185,7 +185,7 @@ func (e *explorerCheck) checkTransfers(t *testing.T, x *truth.EVMTx) {
 
 	var wantInternal []string
 	for _, in := range x.Internal {
-		wantInternal = append(wantInternal, in.Type+" "+formatUnits(in.Value, 18))
+		wantInternal = append(wantInternal, in.Type+" "+harness.DecimalUnits(in.Value, 18))
 	}
 	var gotInternal []string
 	types := b.Texts(t, "#internal-txs [data-field=type]")
@@ -210,21 +210,4 @@ func (e *explorerCheck) transferRows(t *testing.T, table string, cells ...string
 		out = append(out, strings.Join(parts, " "))
 	}
 	return out
-}
-
-// formatUnits writes amount with decimals places, trailing zeros dropped:
-// the explorer's rule, written here apart from its code.
-func formatUnits(amount *big.Int, decimals int) string {
-	s := new(big.Int).Abs(amount).String()
-	if decimals > 0 {
-		if len(s) <= decimals {
-			s = strings.Repeat("0", decimals-len(s)+1) + s
-		}
-		s = strings.TrimRight(s[:len(s)-decimals]+"."+s[len(s)-decimals:], "0")
-		s = strings.TrimSuffix(s, ".")
-	}
-	if amount.Sign() < 0 {
-		s = "-" + s
-	}
-	return s
 }

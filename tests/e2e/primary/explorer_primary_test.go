@@ -3,7 +3,6 @@ package primary
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"net/url"
 	"slices"
 	"strconv"
@@ -43,23 +42,6 @@ func openExplorerPage(t *testing.T, b *harness.Browser, path string) {
 	t.Helper()
 	require.EqualValues(t, 200, b.Open(t, explorerPage(t, path)), "GET %s", path)
 	b.RequireClean(t)
-}
-
-// shownUnits writes an integer amount with decimals places as people read
-// it: trailing zeros dropped, no exponent (the explorer's rule).
-func shownUnits(amount uint64, decimals int) string {
-	s := new(big.Int).SetUint64(amount).String()
-	if decimals == 0 {
-		return s
-	}
-	if len(s) <= decimals {
-		s = strings.Repeat("0", decimals-len(s)+1) + s
-	}
-	whole, frac := s[:len(s)-decimals], strings.TrimRight(s[len(s)-decimals:], "0")
-	if frac == "" {
-		return whole
-	}
-	return whole + "." + frac
 }
 
 // shownUTXO is a UTXO row of a page: its amount (raw and as shown) and owners.
@@ -103,7 +85,7 @@ func requireUTXOsShown(t *testing.T, what string, want map[string]expectedUTXO, 
 	for id, w := range want {
 		g := got[id]
 		require.Equal(t, strconv.FormatUint(w.amount, 10), g.amount, "%s %s: amount", what, id)
-		require.Equal(t, shownUnits(w.amount, w.decimals), g.text, "%s %s: amount as shown", what, id)
+		require.Equal(t, harness.DecimalUnitsUint(w.amount, w.decimals), g.text, "%s %s: amount as shown", what, id)
 		if w.owners != nil {
 			require.ElementsMatch(t, w.owners, g.owners, "%s %s: owners", what, id)
 		}
@@ -241,7 +223,7 @@ func TestPrimaryExplorerTxs(t *testing.T) {
 			requireUTXOsShown(t, label+" consumed", consumed, shownUTXOs(t, b, "consumed"))
 			var outs []string
 			for _, o := range u.Outs {
-				outs = append(outs, strings.ToLower(o.Address.Hex())+" "+shownUnits(o.Amount, 9))
+				outs = append(outs, strings.ToLower(o.Address.Hex())+" "+harness.DecimalUnitsUint(o.Amount, 9))
 			}
 			var shown []string
 			addrs := b.Attrs(t, `#evm-outputs tr[data-evm]`, "data-evm")
@@ -329,7 +311,7 @@ func TestPrimaryExplorerAddresses(t *testing.T) {
 			require.NoError(t, err)
 			count, err := strconv.Atoi(counts[i])
 			require.NoError(t, err)
-			require.Equal(t, shownUnits(amount, decimalsOf(s, asset)), texts[i], "%s %s: amount as shown", chain, c)
+			require.Equal(t, harness.DecimalUnitsUint(amount, decimalsOf(s, asset)), texts[i], "%s %s: amount as shown", chain, c)
 			if got[c] == nil {
 				got[c] = map[bucketKey]bucketValue{}
 			}

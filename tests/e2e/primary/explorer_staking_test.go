@@ -3,7 +3,6 @@ package primary
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"net/http"
 	"net/url"
 	"slices"
@@ -64,7 +63,7 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 		total += uint64(v.Weight)
 	}
 	require.Equal(t, strconv.Itoa(len(node)), b.Text(t, "[data-field=validatorCount]"), "getNetworkDetails' validator count")
-	require.Equal(t, avaxText(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
+	require.Equal(t, harness.NanoAVAX(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
 	id := node[0].NodeID.String()
 	part := id[len(id)-5:]
 	b.Submit(t, "form#validator-filters input[name=nodeIds]", part)
@@ -112,7 +111,7 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 	}
 	want := map[string]string{}
 	for _, v := range node {
-		want[v.NodeID.String()] = avaxText(uint64(v.Weight))
+		want[v.NodeID.String()] = harness.NanoAVAX(uint64(v.Weight))
 	}
 	require.Equal(t, want, shown, "the active primary validators and their stake, as getCurrentValidators says")
 	require.Greater(t, len(locations), 1, "two per page: the list pages")
@@ -143,7 +142,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	sel := fmt.Sprintf("section.validation[data-tx=%q]", s.validator.id.String())
 	require.Equal(t, 1, b.Count(t, sel), "the scenario's validation")
 	require.Equal(t, "completed", b.Attrs(t, sel, "data-status")[0])
-	require.Equal(t, avaxText(s.validator.weight)+" AVAX", b.Text(t, sel+" [data-field=amountStaked]"))
+	require.Equal(t, harness.NanoAVAX(s.validator.weight)+" AVAX", b.Text(t, sel+" [data-field=amountStaked]"))
 	// The validator's reward UTXOs: the validation reward to S, the
 	// delegation fees to F.
 	var toS, toF uint64
@@ -155,8 +154,8 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 			toF += u.Amount
 		}
 	}
-	require.Equal(t, avaxText(toS)+" AVAX", b.Text(t, sel+" [data-field=validationReward]"), "getRewardUTXOs: the validation reward")
-	require.Equal(t, avaxText(toF)+" AVAX", b.Text(t, sel+" [data-field=delegationReward]"), "getRewardUTXOs: the delegation fees")
+	require.Equal(t, harness.NanoAVAX(toS)+" AVAX", b.Text(t, sel+" [data-field=validationReward]"), "getRewardUTXOs: the validation reward")
+	require.Equal(t, harness.NanoAVAX(toF)+" AVAX", b.Text(t, sel+" [data-field=delegationReward]"), "getRewardUTXOs: the delegation fees")
 	require.Equal(t, []string{s.addr(t, "S")}, b.Attrs(t, sel+" [data-field=rewardAddresses] a", "data-address"))
 
 	// Delegators, with the stake and net reward each was paid.
@@ -168,7 +167,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 		for _, u := range d.rewardUTXOs {
 			paid += u.Amount
 		}
-		want[d.id.String()] = avaxText(d.weight) + " / " + avaxText(paid)
+		want[d.id.String()] = harness.NanoAVAX(d.weight) + " / " + harness.NanoAVAX(paid)
 	}
 	got := map[string]string{}
 	txs := b.Attrs(t, "table#delegators tbody tr[data-tx]", "data-tx")
@@ -199,7 +198,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	wantRewards := map[string]string{}
 	for _, st := range []*stakerTx{s.validator, s.d1, s.d2} {
 		for _, u := range st.rewardUTXOs {
-			wantRewards[u.ID.String()] = avaxText(u.Amount)
+			wantRewards[u.ID.String()] = harness.NanoAVAX(u.Amount)
 		}
 	}
 	gotRewards := map[string]string{}
@@ -280,7 +279,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, 1, b.Count(t, row))
 	require.Equal(t, v.NodeID.String(), b.Text(t, row+" [data-field=nodeId]"))
 	require.Equal(t, strconv.FormatUint(uint64(v.Weight), 10), b.Text(t, row+" [data-field=weight]"), "getL1Validator's weight")
-	require.Equal(t, avaxText(uint64(v.Balance)), b.Text(t, row+" [data-field=remainingBalance]"), "getL1Validator's balance")
+	require.Equal(t, harness.NanoAVAX(uint64(v.Balance)), b.Text(t, row+" [data-field=remainingBalance]"), "getL1Validator's balance")
 
 	// The L1 → its validator.
 	b.Click(t, row+" a.l1-validator")
@@ -289,7 +288,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, l1.first.validationID.String(), b.Text(t, "#validation-id"))
 	require.Equal(t, v.NodeID.String(), b.Text(t, "[data-field=nodeId]"))
 	require.Equal(t, strconv.FormatUint(uint64(v.Weight), 10), b.Text(t, "[data-field=weight]"))
-	require.True(t, strings.HasPrefix(b.Text(t, "[data-field=remainingBalance]"), avaxText(uint64(v.Balance))+" AVAX"))
+	require.True(t, strings.HasPrefix(b.Text(t, "[data-field=remainingBalance]"), harness.NanoAVAX(uint64(v.Balance))+" AVAX"))
 	require.NotNil(t, v.RemainingBalanceOwner)
 	owners := make([]string, len(v.RemainingBalanceOwner.Addresses))
 	for i, a := range v.RemainingBalanceOwner.Addresses {
@@ -322,15 +321,6 @@ func chainsOfSubnet(t *testing.T, ctx context.Context, subnet ids.ID) []string {
 		}
 	}
 	return out
-}
-
-// avaxText is nAVAX as the explorer writes AVAX: exact, without trailing
-// zeros.
-func avaxText(nAVAX uint64) string {
-	r := new(big.Rat).SetFrac(new(big.Int).SetUint64(nAVAX), big.NewInt(1_000_000_000))
-	s := r.FloatString(9)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
 }
 
 // explorerShot takes the page's screenshot and logs its size.
