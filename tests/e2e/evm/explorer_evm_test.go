@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,6 +38,7 @@ func TestEVMExplorerPages(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), evmTestTimeout)
 			defer cancel()
 			e := &explorerCheck{f: f, b: b, ctx: ctx, root: env.Base(t) + "/explorer/evm/" + f.chainID()}
+			e.chainPage(t)
 			e.blockTxAddressToken(t)
 			e.transfersAndInternals(t)
 			e.nftCollection(t)
@@ -69,6 +71,24 @@ func (e *explorerCheck) number(t *testing.T, selector string) string {
 	return fields[0]
 }
 
+// chainPage opens the chain's page: its latest block is at least the
+// fixture's last (indexed before the fixture returned) and at most the
+// node's eth_blockNumber.
+func (e *explorerCheck) chainPage(t *testing.T) {
+	f, b := e.f, e.b
+	e.open(t, "")
+	require.Equal(t, f.chainID(), b.Text(t, "#chain [data-field=chainId]"), "%s: the chain page's chain", f.name())
+	rows := b.Attrs(t, "tr[data-block-row]", "data-block-row")
+	require.NotEmpty(t, rows, "%s: the chain page's latest blocks", f.name())
+	latest, err := strconv.ParseUint(rows[0], 10, 64)
+	require.NoError(t, err)
+	head, err := f.ewoq.BlockNumber(e.ctx)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, latest, f.lastBlock, "%s: latest block shown vs the fixture's last", f.name())
+	require.LessOrEqual(t, latest, head, "%s: latest block shown vs eth_blockNumber", f.name())
+	b.Screenshot(t, "evm-chain")
+}
+
 // blockTxAddressToken opens the block of the ERC-20 transfer, clicks to the
 // tx, to its recipient, and back, then to the token.
 func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
@@ -81,7 +101,7 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	require.Equal(t, len(x.Block.Txs), b.Count(t, "tr[data-tx-row]"), "the block's transactions")
 	b.Screenshot(t, "evm-block")
 
-	b.Click(t, fmt.Sprintf(`a[data-tx="%s"]`, x.Hash.Hex()))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`a[data-tx="%s"]`, x.Hash.Hex())))
 	b.RequireClean(t)
 	require.True(t, strings.HasSuffix(b.Location(t), "/tx/"+x.Hash.Hex()), b.Location(t))
 	e.checkTx(t, x)
@@ -93,26 +113,26 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	// The recipient: balance against eth_getBalance (it only receives, so
 	// nothing is pending), ERC-20 balance against balanceOf.
 	to := f.recipients[0]
-	b.Click(t, fmt.Sprintf(`#erc20-transfers a[data-address="%s"]`, to.Hex()))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`#erc20-transfers a[data-address="%s"]`, to.Hex())))
 	b.RequireClean(t)
 	balance, err := f.ewoq.Balance(e.ctx, to)
 	require.NoError(t, err)
 	require.Equal(t, harness.DecimalUnits(balance, 18), b.Text(t, "[data-field=native-balance]"), "%s: native balance of %s", f.name(), to)
-	b.Click(t, `nav.tabs a[href$="tab=tokens"]`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `nav.tabs a[href$="tab=tokens"]`))
 	b.RequireClean(t)
 	held := f.callOne(t, e.ctx, f.erc20, f.art.erc20, "balanceOf", to).(*big.Int)
 	require.Equal(t, harness.DecimalUnits(held, f.tokens(t, e.ctx).erc20Decimals),
 		b.Text(t, fmt.Sprintf(`#erc20-balances tr[data-token="%s"] [data-field=balance]`, f.erc20.Hex())))
 	b.Screenshot(t, "evm-address")
-	b.Back(t)
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	back := b.Location(t)
 	require.True(t, strings.HasSuffix(back, "/tx/"+x.Hash.Hex()), "back to the tx: %s", back)
 	// A page the back button restored from the browser's cache is not one
 	// the DevTools protocol queries again: load it afresh to click on.
 	e.open(t, strings.TrimPrefix(back, e.root))
 
-	b.Click(t, `#erc20-transfers a.token`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `#erc20-transfers a.token`))
 	b.RequireClean(t)
 	e.checkERC20Token(t)
 	b.Screenshot(t, "evm-token")

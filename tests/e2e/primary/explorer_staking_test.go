@@ -66,7 +66,7 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 	require.Equal(t, harness.NanoAVAX(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
 	id := node[0].NodeID.String()
 	part := id[len(id)-5:]
-	b.Submit(t, "form#validator-filters input[name=nodeIds]", part)
+	require.EqualValues(t, http.StatusOK, b.Submit(t, "form#validator-filters input[name=nodeIds]", part))
 	b.RequireClean(t)
 	loc, err := url.Parse(b.Location(t))
 	require.NoError(t, err)
@@ -102,7 +102,7 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 			if b.Count(t, "a[rel=next]") == 0 {
 				break
 			}
-			b.Click(t, "a[rel=next]")
+			require.EqualValues(t, http.StatusOK, b.Click(t, "a[rel=next]"))
 			b.RequireClean(t)
 		}
 		if len(nodeCurrentValidators(t, ctx, env.URI(t))) == len(node) || attempt == 3 {
@@ -115,7 +115,7 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 	}
 	require.Equal(t, want, shown, "the active primary validators and their stake, as getCurrentValidators says")
 	require.Greater(t, len(locations), 1, "two per page: the list pages")
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, locations[len(locations)-2], b.Location(t))
 	b.RequireClean(t)
 
@@ -159,7 +159,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	require.Equal(t, []string{s.addr(t, "S")}, b.Attrs(t, sel+" [data-field=rewardAddresses] a", "data-address"))
 
 	// Delegators, with the stake and net reward each was paid.
-	b.Click(t, `nav.tabs a[href*="tab=delegators"]`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `nav.tabs a[href*="tab=delegators"]`))
 	b.RequireClean(t)
 	want := map[string]string{}
 	for _, d := range []*stakerTx{s.d1, s.d2} {
@@ -183,10 +183,10 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	// Validator → delegator: the link leads to the delegation's P-chain tx.
 	delegatorsPage := b.Location(t)
 	first := txs[0]
-	b.Click(t, fmt.Sprintf("tr[data-tx=%q] a.delegator", first))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf("tr[data-tx=%q] a.delegator", first)))
 	require.True(t, strings.HasSuffix(b.Location(t), "/explorer/p-chain/tx/"+first), b.Location(t))
 	b.RequireClean(t)
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, delegatorsPage, b.Location(t))
 	b.RequireClean(t)
 
@@ -226,7 +226,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, "L1", b.Text(t, l1Row+" [data-field=kind]"))
 
 	// Subnets → the L1.
-	b.Click(t, l1Row+" a.subnet")
+	require.EqualValues(t, http.StatusOK, b.Click(t, l1Row+" a.subnet"))
 	b.RequireClean(t)
 	subnetPage := b.Location(t)
 	require.True(t, strings.HasSuffix(subnetPage, "/explorer/subnets/"+l1.subnetID.String()), subnetPage)
@@ -241,7 +241,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	// link to its EVM pages → that chain's subnet, and back.
 	evm := env.Net(t).EVMChains()[1]
 	require.Equal(t, evm.BlockchainID, l1.chainID)
-	b.Click(t, "#manager-chain")
+	require.EqualValues(t, http.StatusOK, b.Click(t, "#manager-chain"))
 	b.RequireClean(t)
 	explorerShot(t, b, "blockchain")
 	blockchainPage := b.Location(t)
@@ -258,19 +258,19 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	evmLink := b.Attrs(t, "#evm-chain", "href")
 	require.Len(t, evmLink, 1, "a followed EVM chain links to its pages")
 	require.True(t, strings.HasSuffix(evmLink[0], "/explorer/evm/"+strconv.FormatUint(evm.EVMChainID, 10)), evmLink[0])
-	b.Click(t, "#subnet-link")
+	require.EqualValues(t, http.StatusOK, b.Click(t, "#subnet-link"))
 	b.RequireClean(t)
 	require.ElementsMatch(t, chainsOfSubnet(t, ctx, evm.SubnetID), b.Attrs(t, "table#blockchains tbody tr[data-blockchain]", "data-blockchain"),
 		"the subnet's blockchains, as platform.getBlockchains says")
 	require.Equal(t, []string{nodeChain.Name}, b.Texts(t, "table#blockchains tbody [data-field=name]"))
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, blockchainPage, b.Location(t))
 	b.RequireClean(t)
 
 	// The L1's validators, inactive ones included: the disabled one, with
 	// getL1Validator's weight and balance.
 	require.Equal(t, int64(http.StatusOK), b.Open(t, subnetPage))
-	b.Click(t, "#toggle-inactive")
+	require.EqualValues(t, http.StatusOK, b.Click(t, "#toggle-inactive"))
 	b.RequireClean(t)
 	explorerShot(t, b, "subnet-l1")
 	inactivePage := b.Location(t)
@@ -282,7 +282,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, harness.NanoAVAX(uint64(v.Balance)), b.Text(t, row+" [data-field=remainingBalance]"), "getL1Validator's balance")
 
 	// The L1 → its validator.
-	b.Click(t, row+" a.l1-validator")
+	require.EqualValues(t, http.StatusOK, b.Click(t, row+" a.l1-validator"))
 	b.RequireClean(t)
 	explorerShot(t, b, "l1-validator")
 	require.Equal(t, l1.first.validationID.String(), b.Text(t, "#validation-id"))
@@ -306,7 +306,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 		wantTxs = append(wantTxs, tx.id.String())
 	}
 	require.ElementsMatch(t, wantTxs, b.Attrs(t, "table#l1-txs tbody tr[data-tx]", "data-tx"), "the validation's P-chain txs")
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, inactivePage, b.Location(t))
 	b.RequireClean(t)
 }
