@@ -153,9 +153,11 @@ func TestEVMExplorerHomeStatusSearch(t *testing.T) {
 		t.Helper()
 		b.Open(t, root+"/search?q="+url.QueryEscape(q))
 		require.Equal(t, root+path, b.Location(t), "search %q", q)
-		// The page it lands on is served and names what it is about.
+		// The page it lands on is served and names what it is about: in
+		// its text, or in the title of a shortened hash or address.
 		require.EqualValues(t, http.StatusOK, b.Status(), "the page search %q lands on", q)
-		require.Contains(t, strings.ToLower(b.Text(t, "main")), strings.ToLower(pathpkg.Base(path)), "the page search %q lands on", q)
+		named := b.Text(t, "main") + " " + strings.Join(b.Attrs(t, "main [title]", "title"), " ")
+		require.Contains(t, strings.ToLower(named), strings.ToLower(pathpkg.Base(path)), "the page search %q lands on", q)
 		b.RequireClean(t)
 	}
 	for _, f := range fixtures {
