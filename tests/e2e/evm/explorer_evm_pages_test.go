@@ -28,7 +28,7 @@ func (e *explorerCheck) checkERC20Token(t *testing.T) {
 	require.Equal(t, fmt.Sprint(tok.erc20Decimals), b.Text(t, "[data-field=decimals]"))
 	var want []string
 	for _, tr := range f.truth.TokenTransfers(f.erc20) {
-		want = append(want, tr.Tx.Hash.Hex()+" "+tr.From.Hex()+" "+tr.To.Hex()+" "+formatUnits(tr.Value, tok.erc20Decimals))
+		want = append(want, tr.Tx.Hash.Hex()+" "+tr.From.Hex()+" "+tr.To.Hex()+" "+harness.DecimalUnits(tr.Value, tok.erc20Decimals))
 	}
 	var got []string
 	rows := b.Count(t, ".erc20-transfers tr[data-log-index]")
@@ -71,11 +71,11 @@ func (e *explorerCheck) nftCollection(t *testing.T) {
 	}
 	require.Equal(t, owners, got, "%s: the ERC-721's holders against ownerOf", f.name())
 
-	b.Click(t, `nav.tabs a[href$="tab=tokens"]`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `nav.tabs a[href$="tab=tokens"]`))
 	b.RequireClean(t)
 	require.Equal(t, len(f.erc721IDs), b.Count(t, "#tokens tr[data-token-id]"))
 	id := f.erc721IDs[0]
-	b.Click(t, fmt.Sprintf(`#tokens a[data-token-id="%s"]`, id))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`#tokens a[data-token-id="%s"]`, id)))
 	b.RequireClean(t)
 	require.Equal(t, id.String(), b.Text(t, "[data-field=tokenId]"))
 	owner := f.callOne(t, e.ctx, f.erc721, f.art.erc721, "ownerOf", id).(common.Address)
@@ -95,7 +95,7 @@ func (e *explorerCheck) paging(t *testing.T) {
 	require.Len(t, first, 25, "%s: a full first page of EWOQ's transactions", f.name())
 	t.Logf("%s: EWOQ's address page (25 transactions) is %d bytes", f.name(), len(b.HTML(t)))
 	firstURL := b.Location(t)
-	b.Click(t, `a[rel=next]`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `a[rel=next]`))
 	b.RequireClean(t)
 	second := b.Attrs(t, "#all-txs tr[data-tx-row]", "data-tx-row")
 	require.NotEmpty(t, second)
@@ -108,7 +108,7 @@ func (e *explorerCheck) paging(t *testing.T) {
 	require.NotNil(t, next)
 	require.True(t, next.Block.Number < last.Block.Number || (next.Block.Number == last.Block.Number && next.Index < last.Index),
 		"%s: page 2 starts after page 1 ends", f.name())
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, firstURL, b.Location(t))
 }
 

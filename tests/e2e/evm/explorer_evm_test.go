@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,6 +38,7 @@ func TestEVMExplorerPages(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), evmTestTimeout)
 			defer cancel()
 			e := &explorerCheck{f: f, b: b, ctx: ctx, root: env.Base(t) + "/explorer/evm/" + f.chainID()}
+			e.chainPage(t)
 			e.blockTxAddressToken(t)
 			e.transfersAndInternals(t)
 			e.nftCollection(t)
@@ -69,6 +71,24 @@ func (e *explorerCheck) number(t *testing.T, selector string) string {
 	return fields[0]
 }
 
+// chainPage opens the chain's page: its latest block is at least the
+// fixture's last (indexed before the fixture returned) and at most the
+// node's eth_blockNumber.
+func (e *explorerCheck) chainPage(t *testing.T) {
+	f, b := e.f, e.b
+	e.open(t, "")
+	require.Equal(t, f.chainID(), b.Text(t, "#chain [data-field=chainId]"), "%s: the chain page's chain", f.name())
+	rows := b.Attrs(t, "tr[data-block-row]", "data-block-row")
+	require.NotEmpty(t, rows, "%s: the chain page's latest blocks", f.name())
+	latest, err := strconv.ParseUint(rows[0], 10, 64)
+	require.NoError(t, err)
+	head, err := f.ewoq.BlockNumber(e.ctx)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, latest, f.lastBlock, "%s: latest block shown vs the fixture's last", f.name())
+	require.LessOrEqual(t, latest, head, "%s: latest block shown vs eth_blockNumber", f.name())
+	b.Screenshot(t, "evm-chain")
+}
+
 // blockTxAddressToken opens the block of the ERC-20 transfer, clicks to the
 // tx, to its recipient, and back, then to the token.
 func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
@@ -81,7 +101,7 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	require.Equal(t, len(x.Block.Txs), b.Count(t, "tr[data-tx-row]"), "the block's transactions")
 	b.Screenshot(t, "evm-block")
 
-	b.Click(t, fmt.Sprintf(`a[data-tx="%s"]`, x.Hash.Hex()))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`a[data-tx="%s"]`, x.Hash.Hex())))
 	b.RequireClean(t)
 	require.True(t, strings.HasSuffix(b.Location(t), "/tx/"+x.Hash.Hex()), b.Location(t))
 	e.checkTx(t, x)
@@ -93,26 +113,26 @@ func (e *explorerCheck) blockTxAddressToken(t *testing.T) {
 	// The recipient: balance against eth_getBalance (it only receives, so
 	// nothing is pending), ERC-20 balance against balanceOf.
 	to := f.recipients[0]
-	b.Click(t, fmt.Sprintf(`#erc20-transfers a[data-address="%s"]`, to.Hex()))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`#erc20-transfers a[data-address="%s"]`, to.Hex())))
 	b.RequireClean(t)
 	balance, err := f.ewoq.Balance(e.ctx, to)
 	require.NoError(t, err)
-	require.Equal(t, formatUnits(balance, 18), b.Text(t, "[data-field=native-balance]"), "%s: native balance of %s", f.name(), to)
-	b.Click(t, `nav.tabs a[href$="tab=tokens"]`)
+	require.Equal(t, harness.DecimalUnits(balance, 18), b.Text(t, "[data-field=native-balance]"), "%s: native balance of %s", f.name(), to)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `nav.tabs a[href$="tab=tokens"]`))
 	b.RequireClean(t)
 	held := f.callOne(t, e.ctx, f.erc20, f.art.erc20, "balanceOf", to).(*big.Int)
-	require.Equal(t, formatUnits(held, f.tokens(t, e.ctx).erc20Decimals),
+	require.Equal(t, harness.DecimalUnits(held, f.tokens(t, e.ctx).erc20Decimals),
 		b.Text(t, fmt.Sprintf(`#erc20-balances tr[data-token="%s"] [data-field=balance]`, f.erc20.Hex())))
 	b.Screenshot(t, "evm-address")
-	b.Back(t)
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	back := b.Location(t)
 	require.True(t, strings.HasSuffix(back, "/tx/"+x.Hash.Hex()), "back to the tx: %s", back)
 	// A page the back button restored from the browser's cache is not one
 	// the DevTools protocol queries again: load it afresh to click on.
 	e.open(t, strings.TrimPrefix(back, e.root))
 
-	b.Click(t, `#erc20-transfers a.token`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `#erc20-transfers a.token`))
 	b.RequireClean(t)
 	e.checkERC20Token(t)
 	b.Screenshot(t, "evm-token")
@@ -130,9 +150,9 @@ func (e *explorerCheck) checkTx(t *testing.T, x *truth.EVMTx) {
 	}
 	require.Equal(t, status, b.Text(t, "[data-field=status]"), what)
 	require.Equal(t, fmt.Sprint(x.Block.Number), b.Text(t, "[data-field=block] a"), what)
-	require.Equal(t, formatUnits(x.Value, 18), e.number(t, "[data-field=value]"), what+" value")
+	require.Equal(t, harness.DecimalUnits(x.Value, 18), e.number(t, "[data-field=value]"), what+" value")
 	fee := new(big.Int).Mul(new(big.Int).SetUint64(x.Receipt.GasUsed), x.Receipt.EffectiveGasPrice)
-	require.Equal(t, formatUnits(fee, 18), e.number(t, "[data-field=fee]"), what+" fee")
+	require.Equal(t, harness.DecimalUnits(fee, 18), e.number(t, "[data-field=fee]"), what+" fee")
 	require.Equal(t, fmt.Sprint(x.Receipt.GasUsed), b.Text(t, "[data-field=gasUsed]"), what)
 	require.Equal(t, fmt.Sprint(x.Gas), b.Text(t, "[data-field=gasLimit]"), what)
 	require.Equal(t, fmt.Sprint(x.Nonce), b.Text(t, "[data-field=nonce]"), what)
@@ -174,7 +194,7 @@ func (e *explorerCheck) checkTransfers(t *testing.T, x *truth.EVMTx) {
 		switch tr.Kind {
 		case "ERC-20":
 			decimals := f.token(t, e.ctx, tr.Token, "ERC-20").decimals
-			want20 = append(want20, tr.From.Hex()+" "+tr.To.Hex()+" "+formatUnits(tr.Value, decimals))
+			want20 = append(want20, tr.From.Hex()+" "+tr.To.Hex()+" "+harness.DecimalUnits(tr.Value, decimals))
 		case "ERC-721":
 			want721 = append(want721, tr.From.Hex()+" "+tr.To.Hex()+" #"+tr.TokenID.String())
 		default:
@@ -187,7 +207,7 @@ func (e *explorerCheck) checkTransfers(t *testing.T, x *truth.EVMTx) {
 
 	var wantInternal []string
 	for _, in := range x.Internal {
-		wantInternal = append(wantInternal, in.Type+" "+formatUnits(in.Value, 18))
+		wantInternal = append(wantInternal, in.Type+" "+harness.DecimalUnits(in.Value, 18))
 	}
 	var gotInternal []string
 	types := b.Texts(t, "#internal-txs [data-field=type]")
@@ -212,21 +232,4 @@ func (e *explorerCheck) transferRows(t *testing.T, table string, cells ...string
 		out = append(out, strings.Join(parts, " "))
 	}
 	return out
-}
-
-// formatUnits writes amount with decimals places, trailing zeros dropped:
-// the explorer's rule, written here apart from its code.
-func formatUnits(amount *big.Int, decimals int) string {
-	s := new(big.Int).Abs(amount).String()
-	if decimals > 0 {
-		if len(s) <= decimals {
-			s = strings.Repeat("0", decimals-len(s)+1) + s
-		}
-		s = strings.TrimRight(s[:len(s)-decimals]+"."+s[len(s)-decimals:], "0")
-		s = strings.TrimSuffix(s, ".")
-	}
-	if amount.Sign() < 0 {
-		s = "-" + s
-	}
-	return s
 }

@@ -182,11 +182,17 @@ func eval[T any](t testing.TB, b *Browser, what, expression string) T {
 // HTTP status.
 func (b *Browser) Open(t testing.TB, pageURL string) int64 {
 	t.Helper()
+	b.resetStatus()
+	b.do(t, "opening "+pageURL, chromedp.Navigate(pageURL), chromedp.WaitReady(chromedp.CSS("body")))
+	return b.Status()
+}
+
+// resetStatus forgets the last page's status before a navigation, so the
+// status read after it is the new page's.
+func (b *Browser) resetStatus() {
 	b.mu.Lock()
 	b.status = 0
 	b.mu.Unlock()
-	b.do(t, "opening "+pageURL, chromedp.Navigate(pageURL), chromedp.WaitReady(chromedp.CSS("body")))
-	return b.Status()
 }
 
 // Status is the HTTP status of the last page loaded.
@@ -203,42 +209,47 @@ func (b *Browser) Location(t testing.TB) string {
 }
 
 // Click clicks the first element matching the CSS selector and waits for
-// the page it leads to.
-func (b *Browser) Click(t testing.TB, selector string) {
+// the page it leads to; it returns that page's HTTP status.
+func (b *Browser) Click(t testing.TB, selector string) int64 {
 	t.Helper()
 	before := b.Location(t)
+	b.resetStatus()
 	b.do(t, "clicking "+selector, chromedp.Click(chromedp.CSS(selector), chromedp.NodeVisible))
-	b.waitNavigated(t, before)
+	return b.waitNavigated(t, before)
 }
 
 // Submit types text into the input matching selector and submits its form,
-// then waits for the page it leads to.
-func (b *Browser) Submit(t testing.TB, selector, text string) {
+// then waits for the page it leads to; it returns that page's HTTP status.
+func (b *Browser) Submit(t testing.TB, selector, text string) int64 {
 	t.Helper()
 	before := b.Location(t)
+	b.resetStatus()
 	// The input is emptied by script: chromedp's SetValue cannot set "" (it
 	// sends the empty string as undefined, and the input then reads "undefined").
 	b.do(t, "typing into "+selector,
 		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { document.querySelector(%q).value = ""; })()`, selector)),
 		chromedp.SendKeys(chromedp.CSS(selector), text+"\r"))
-	b.waitNavigated(t, before)
+	return b.waitNavigated(t, before)
 }
 
-// Back goes back one page in the history.
-func (b *Browser) Back(t testing.TB) {
+// Back goes back one page in the history; it returns that page's HTTP
+// status (the browser loads it again: the back-forward cache is off).
+func (b *Browser) Back(t testing.TB) int64 {
 	t.Helper()
 	// history.back() rather than chromedp's NavigateBack, which waits for a
-	// load event that a page restored from the back-forward cache never fires.
+	// load event.
 	before := b.Location(t)
+	b.resetStatus()
 	// Called from a timer, so the evaluation answers before the page it
 	// runs in goes away.
 	b.do(t, "going back", chromedp.Evaluate[chromedp.Void](`setTimeout(() => history.back(), 0)`))
-	b.waitNavigated(t, before)
+	return b.waitNavigated(t, before)
 }
 
-// waitNavigated waits until the location is no longer before and the new
-// document has loaded.
-func (b *Browser) waitNavigated(t testing.TB, before string) {
+// waitNavigated waits until the location is no longer before, the new
+// document has loaded and its response has been seen; it returns the
+// document's HTTP status.
+func (b *Browser) waitNavigated(t testing.TB, before string) int64 {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -249,12 +260,13 @@ func (b *Browser) waitNavigated(t testing.TB, before string) {
 			state, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState`))
 		}
 		cancel()
-		if err == nil && loc != before && state == "complete" {
-			return
+		if status := b.Status(); err == nil && loc != before && state == "complete" && status != 0 {
+			return status
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	require.Fail(t, "browser: no navigation away from "+before)
+	require.Fail(t, "browser: no navigation away from "+before+" (or no response to it)")
+	return 0
 }
 
 // Text is the visible text of the first element matching the CSS

@@ -16,7 +16,7 @@ func TestBrowserCatchesProblems(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/clean", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		_, _ = w.Write([]byte(`<!doctype html><title>t</title><link rel="icon" href="data:,"><p id="x">hello <b>you</b></p><a id="next" href="/other">next</a>`))
+		_, _ = w.Write([]byte(`<!doctype html><title>t</title><link rel="icon" href="data:,"><p id="x">hello <b>you</b></p><a id="next" href="/other">next</a><form action="/other"><input name="q"></form>`))
 	})
 	mux.HandleFunc("/other", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -33,11 +33,15 @@ func TestBrowserCatchesProblems(t *testing.T) {
 	b := NewBrowser(t, srv.URL)
 	require.EqualValues(t, http.StatusOK, b.Open(t, srv.URL+"/clean"))
 	require.Equal(t, "hello you", b.Text(t, "#x"))
-	b.Click(t, "#next")
+	require.EqualValues(t, http.StatusNotFound, b.Click(t, "#next"), "Click returns the status of the page it leads to")
 	require.Equal(t, srv.URL+"/other", b.Location(t))
 	require.EqualValues(t, http.StatusNotFound, b.Status())
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t), "Back returns the status of the page it goes back to")
 	require.Equal(t, srv.URL+"/clean", b.Location(t))
+	require.EqualValues(t, http.StatusOK, b.Status())
+	require.EqualValues(t, http.StatusNotFound, b.Submit(t, "form input", "x"), "Submit returns the status of the page it leads to")
+	require.Equal(t, srv.URL+"/other?q=x", b.Location(t))
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	b.RequireClean(t)
 
 	b.Open(t, srv.URL+"/dirty")

@@ -3,7 +3,7 @@ package primary
 import (
 	"context"
 	"fmt"
-	"math/big"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -41,25 +41,8 @@ func explorerPage(t *testing.T, path string) string {
 // openExplorerPage opens path, requires a 200 and a clean page.
 func openExplorerPage(t *testing.T, b *harness.Browser, path string) {
 	t.Helper()
-	require.EqualValues(t, 200, b.Open(t, explorerPage(t, path)), "GET %s", path)
+	require.EqualValues(t, http.StatusOK, b.Open(t, explorerPage(t, path)), "GET %s", path)
 	b.RequireClean(t)
-}
-
-// shownUnits writes an integer amount with decimals places as people read
-// it: trailing zeros dropped, no exponent (the explorer's rule).
-func shownUnits(amount uint64, decimals int) string {
-	s := new(big.Int).SetUint64(amount).String()
-	if decimals == 0 {
-		return s
-	}
-	if len(s) <= decimals {
-		s = strings.Repeat("0", decimals-len(s)+1) + s
-	}
-	whole, frac := s[:len(s)-decimals], strings.TrimRight(s[len(s)-decimals:], "0")
-	if frac == "" {
-		return whole
-	}
-	return whole + "." + frac
 }
 
 // shownUTXO is a UTXO row of a page: its amount (raw and as shown) and owners.
@@ -103,7 +86,7 @@ func requireUTXOsShown(t *testing.T, what string, want map[string]expectedUTXO, 
 	for id, w := range want {
 		g := got[id]
 		require.Equal(t, strconv.FormatUint(w.amount, 10), g.amount, "%s %s: amount", what, id)
-		require.Equal(t, shownUnits(w.amount, w.decimals), g.text, "%s %s: amount as shown", what, id)
+		require.Equal(t, harness.DecimalUnitsUint(w.amount, w.decimals), g.text, "%s %s: amount as shown", what, id)
 		if w.owners != nil {
 			require.ElementsMatch(t, w.owners, g.owners, "%s %s: owners", what, id)
 		}
@@ -241,7 +224,7 @@ func TestPrimaryExplorerTxs(t *testing.T) {
 			requireUTXOsShown(t, label+" consumed", consumed, shownUTXOs(t, b, "consumed"))
 			var outs []string
 			for _, o := range u.Outs {
-				outs = append(outs, strings.ToLower(o.Address.Hex())+" "+shownUnits(o.Amount, 9))
+				outs = append(outs, strings.ToLower(o.Address.Hex())+" "+harness.DecimalUnitsUint(o.Amount, 9))
 			}
 			var shown []string
 			addrs := b.Attrs(t, `#evm-outputs tr[data-evm]`, "data-evm")
@@ -329,7 +312,7 @@ func TestPrimaryExplorerAddresses(t *testing.T) {
 			require.NoError(t, err)
 			count, err := strconv.Atoi(counts[i])
 			require.NoError(t, err)
-			require.Equal(t, shownUnits(amount, decimalsOf(s, asset)), texts[i], "%s %s: amount as shown", chain, c)
+			require.Equal(t, harness.DecimalUnitsUint(amount, decimalsOf(s, asset)), texts[i], "%s %s: amount as shown", chain, c)
 			if got[c] == nil {
 				got[c] = map[bucketKey]bucketValue{}
 			}
@@ -361,7 +344,7 @@ func TestPrimaryExplorerAddresses(t *testing.T) {
 			if b.Count(t, `nav.pager a[rel=next]`) == 0 {
 				break
 			}
-			b.Click(t, `nav.pager a[rel=next]`)
+			require.EqualValues(t, http.StatusOK, b.Click(t, `nav.pager a[rel=next]`))
 			b.RequireClean(t)
 		}
 		require.ElementsMatch(t, want, shown, "%s: A's UTXOs", chain)
@@ -410,17 +393,17 @@ func TestPrimaryExplorerNavigation(t *testing.T) {
 	tx := scenarioTxLabeled(t, s, "X transfer 1 (memo)")
 	blockPage := explorerPage(t, "/x-chain/block/"+strconv.FormatUint(tx.height, 10))
 	openExplorerPage(t, b, "/x-chain/block/"+strconv.FormatUint(tx.height, 10))
-	b.Click(t, fmt.Sprintf(`ul.primary-block-txs a[data-tx=%q]`, tx.id.String()))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`ul.primary-block-txs a[data-tx=%q]`, tx.id.String())))
 	b.RequireClean(t)
 	txPage := explorerPage(t, "/x-chain/tx/"+tx.id.String())
 	require.Equal(t, txPage, b.Location(t))
-	b.Click(t, fmt.Sprintf(`table[data-kind=emitted] a[data-address=%q]`, s.bech32(t)))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf(`table[data-kind=emitted] a[data-address=%q]`, s.bech32(t))))
 	b.RequireClean(t)
 	require.Equal(t, explorerPage(t, "/x-chain/address/"+s.chainAddr(t, "X")), b.Location(t))
 	require.Equal(t, s.chainAddr(t, "X"), b.Text(t, "#address"))
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, txPage, b.Location(t))
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, blockPage, b.Location(t))
 	b.RequireClean(t)
 
@@ -432,7 +415,7 @@ func TestPrimaryExplorerNavigation(t *testing.T) {
 		heights = append(heights, b.Attrs(t, `table.primary-blocks tr[data-block]`, "data-block")...)
 		blockIDs = append(blockIDs, b.Attrs(t, `table.primary-blocks tr[data-block] td:nth-child(2) a`, "title")...)
 		if page == 0 {
-			b.Click(t, `nav.pager a[rel=next]`)
+			require.EqualValues(t, http.StatusOK, b.Click(t, `nav.pager a[rel=next]`))
 			b.RequireClean(t)
 		}
 	}
@@ -446,10 +429,14 @@ func TestPrimaryExplorerNavigation(t *testing.T) {
 	require.Equal(t, wantIDs, blockIDs, "X block IDs over two pages")
 
 	// The chain pages at their default size; C's lists its atomic txs.
-	for _, path := range []string{"/p-chain", "/p-chain?tab=transactions", "/x-chain?tab=transactions", "/c-chain"} {
+	shots := map[string]string{"/p-chain": "p-chain", "/x-chain": "x-chain", "/c-chain": "c-chain"}
+	for _, path := range []string{"/p-chain", "/p-chain?tab=transactions", "/x-chain", "/x-chain?tab=transactions", "/c-chain"} {
 		openExplorerPage(t, b, path)
 		t.Logf("%s: %d bytes", path, len(b.HTML(t)))
 		require.Positive(t, b.Count(t, `tr[data-block], tr[data-tx]`), "%s lists something", path)
+		if name, ok := shots[path]; ok {
+			b.Screenshot(t, name)
+		}
 	}
 	require.Contains(t, b.Attrs(t, `table.primary-txs tr[data-tx]`, "data-tx"),
 		scenarioTxLabeled(t, s, "C export to P (unimported)").id.String())

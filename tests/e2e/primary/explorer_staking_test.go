@@ -3,7 +3,6 @@ package primary
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"net/http"
 	"net/url"
 	"slices"
@@ -64,10 +63,10 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 		total += uint64(v.Weight)
 	}
 	require.Equal(t, strconv.Itoa(len(node)), b.Text(t, "[data-field=validatorCount]"), "getNetworkDetails' validator count")
-	require.Equal(t, avaxText(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
+	require.Equal(t, harness.NanoAVAX(total)+" AVAX", b.Text(t, "[data-field=validatorStake]"), "the validators' own stake")
 	id := node[0].NodeID.String()
 	part := id[len(id)-5:]
-	b.Submit(t, "form#validator-filters input[name=nodeIds]", part)
+	require.EqualValues(t, http.StatusOK, b.Submit(t, "form#validator-filters input[name=nodeIds]", part))
 	b.RequireClean(t)
 	loc, err := url.Parse(b.Location(t))
 	require.NoError(t, err)
@@ -103,7 +102,7 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 			if b.Count(t, "a[rel=next]") == 0 {
 				break
 			}
-			b.Click(t, "a[rel=next]")
+			require.EqualValues(t, http.StatusOK, b.Click(t, "a[rel=next]"))
 			b.RequireClean(t)
 		}
 		if len(nodeCurrentValidators(t, ctx, env.URI(t))) == len(node) || attempt == 3 {
@@ -112,11 +111,11 @@ func checkExplorerValidators(t *testing.T, ctx context.Context, b *harness.Brows
 	}
 	want := map[string]string{}
 	for _, v := range node {
-		want[v.NodeID.String()] = avaxText(uint64(v.Weight))
+		want[v.NodeID.String()] = harness.NanoAVAX(uint64(v.Weight))
 	}
 	require.Equal(t, want, shown, "the active primary validators and their stake, as getCurrentValidators says")
 	require.Greater(t, len(locations), 1, "two per page: the list pages")
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, locations[len(locations)-2], b.Location(t))
 	b.RequireClean(t)
 
@@ -143,7 +142,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	sel := fmt.Sprintf("section.validation[data-tx=%q]", s.validator.id.String())
 	require.Equal(t, 1, b.Count(t, sel), "the scenario's validation")
 	require.Equal(t, "completed", b.Attrs(t, sel, "data-status")[0])
-	require.Equal(t, avaxText(s.validator.weight)+" AVAX", b.Text(t, sel+" [data-field=amountStaked]"))
+	require.Equal(t, harness.NanoAVAX(s.validator.weight)+" AVAX", b.Text(t, sel+" [data-field=amountStaked]"))
 	// The validator's reward UTXOs: the validation reward to S, the
 	// delegation fees to F.
 	var toS, toF uint64
@@ -155,12 +154,12 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 			toF += u.Amount
 		}
 	}
-	require.Equal(t, avaxText(toS)+" AVAX", b.Text(t, sel+" [data-field=validationReward]"), "getRewardUTXOs: the validation reward")
-	require.Equal(t, avaxText(toF)+" AVAX", b.Text(t, sel+" [data-field=delegationReward]"), "getRewardUTXOs: the delegation fees")
+	require.Equal(t, harness.NanoAVAX(toS)+" AVAX", b.Text(t, sel+" [data-field=validationReward]"), "getRewardUTXOs: the validation reward")
+	require.Equal(t, harness.NanoAVAX(toF)+" AVAX", b.Text(t, sel+" [data-field=delegationReward]"), "getRewardUTXOs: the delegation fees")
 	require.Equal(t, []string{s.addr(t, "S")}, b.Attrs(t, sel+" [data-field=rewardAddresses] a", "data-address"))
 
 	// Delegators, with the stake and net reward each was paid.
-	b.Click(t, `nav.tabs a[href*="tab=delegators"]`)
+	require.EqualValues(t, http.StatusOK, b.Click(t, `nav.tabs a[href*="tab=delegators"]`))
 	b.RequireClean(t)
 	want := map[string]string{}
 	for _, d := range []*stakerTx{s.d1, s.d2} {
@@ -168,7 +167,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 		for _, u := range d.rewardUTXOs {
 			paid += u.Amount
 		}
-		want[d.id.String()] = avaxText(d.weight) + " / " + avaxText(paid)
+		want[d.id.String()] = harness.NanoAVAX(d.weight) + " / " + harness.NanoAVAX(paid)
 	}
 	got := map[string]string{}
 	txs := b.Attrs(t, "table#delegators tbody tr[data-tx]", "data-tx")
@@ -184,10 +183,10 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	// Validator → delegator: the link leads to the delegation's P-chain tx.
 	delegatorsPage := b.Location(t)
 	first := txs[0]
-	b.Click(t, fmt.Sprintf("tr[data-tx=%q] a.delegator", first))
+	require.EqualValues(t, http.StatusOK, b.Click(t, fmt.Sprintf("tr[data-tx=%q] a.delegator", first)))
 	require.True(t, strings.HasSuffix(b.Location(t), "/explorer/p-chain/tx/"+first), b.Location(t))
 	b.RequireClean(t)
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, delegatorsPage, b.Location(t))
 	b.RequireClean(t)
 
@@ -199,7 +198,7 @@ func checkExplorerValidator(t *testing.T, b *harness.Browser, root string, s *st
 	wantRewards := map[string]string{}
 	for _, st := range []*stakerTx{s.validator, s.d1, s.d2} {
 		for _, u := range st.rewardUTXOs {
-			wantRewards[u.ID.String()] = avaxText(u.Amount)
+			wantRewards[u.ID.String()] = harness.NanoAVAX(u.Amount)
 		}
 	}
 	gotRewards := map[string]string{}
@@ -227,7 +226,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, "L1", b.Text(t, l1Row+" [data-field=kind]"))
 
 	// Subnets → the L1.
-	b.Click(t, l1Row+" a.subnet")
+	require.EqualValues(t, http.StatusOK, b.Click(t, l1Row+" a.subnet"))
 	b.RequireClean(t)
 	subnetPage := b.Location(t)
 	require.True(t, strings.HasSuffix(subnetPage, "/explorer/subnets/"+l1.subnetID.String()), subnetPage)
@@ -242,7 +241,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	// link to its EVM pages → that chain's subnet, and back.
 	evm := env.Net(t).EVMChains()[1]
 	require.Equal(t, evm.BlockchainID, l1.chainID)
-	b.Click(t, "#manager-chain")
+	require.EqualValues(t, http.StatusOK, b.Click(t, "#manager-chain"))
 	b.RequireClean(t)
 	explorerShot(t, b, "blockchain")
 	blockchainPage := b.Location(t)
@@ -259,19 +258,19 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	evmLink := b.Attrs(t, "#evm-chain", "href")
 	require.Len(t, evmLink, 1, "a followed EVM chain links to its pages")
 	require.True(t, strings.HasSuffix(evmLink[0], "/explorer/evm/"+strconv.FormatUint(evm.EVMChainID, 10)), evmLink[0])
-	b.Click(t, "#subnet-link")
+	require.EqualValues(t, http.StatusOK, b.Click(t, "#subnet-link"))
 	b.RequireClean(t)
 	require.ElementsMatch(t, chainsOfSubnet(t, ctx, evm.SubnetID), b.Attrs(t, "table#blockchains tbody tr[data-blockchain]", "data-blockchain"),
 		"the subnet's blockchains, as platform.getBlockchains says")
 	require.Equal(t, []string{nodeChain.Name}, b.Texts(t, "table#blockchains tbody [data-field=name]"))
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, blockchainPage, b.Location(t))
 	b.RequireClean(t)
 
 	// The L1's validators, inactive ones included: the disabled one, with
 	// getL1Validator's weight and balance.
 	require.Equal(t, int64(http.StatusOK), b.Open(t, subnetPage))
-	b.Click(t, "#toggle-inactive")
+	require.EqualValues(t, http.StatusOK, b.Click(t, "#toggle-inactive"))
 	b.RequireClean(t)
 	explorerShot(t, b, "subnet-l1")
 	inactivePage := b.Location(t)
@@ -280,16 +279,16 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 	require.Equal(t, 1, b.Count(t, row))
 	require.Equal(t, v.NodeID.String(), b.Text(t, row+" [data-field=nodeId]"))
 	require.Equal(t, strconv.FormatUint(uint64(v.Weight), 10), b.Text(t, row+" [data-field=weight]"), "getL1Validator's weight")
-	require.Equal(t, avaxText(uint64(v.Balance)), b.Text(t, row+" [data-field=remainingBalance]"), "getL1Validator's balance")
+	require.Equal(t, harness.NanoAVAX(uint64(v.Balance)), b.Text(t, row+" [data-field=remainingBalance]"), "getL1Validator's balance")
 
 	// The L1 → its validator.
-	b.Click(t, row+" a.l1-validator")
+	require.EqualValues(t, http.StatusOK, b.Click(t, row+" a.l1-validator"))
 	b.RequireClean(t)
 	explorerShot(t, b, "l1-validator")
 	require.Equal(t, l1.first.validationID.String(), b.Text(t, "#validation-id"))
 	require.Equal(t, v.NodeID.String(), b.Text(t, "[data-field=nodeId]"))
 	require.Equal(t, strconv.FormatUint(uint64(v.Weight), 10), b.Text(t, "[data-field=weight]"))
-	require.True(t, strings.HasPrefix(b.Text(t, "[data-field=remainingBalance]"), avaxText(uint64(v.Balance))+" AVAX"))
+	require.True(t, strings.HasPrefix(b.Text(t, "[data-field=remainingBalance]"), harness.NanoAVAX(uint64(v.Balance))+" AVAX"))
 	require.NotNil(t, v.RemainingBalanceOwner)
 	owners := make([]string, len(v.RemainingBalanceOwner.Addresses))
 	for i, a := range v.RemainingBalanceOwner.Addresses {
@@ -307,7 +306,7 @@ func checkExplorerSubnets(t *testing.T, ctx context.Context, b *harness.Browser,
 		wantTxs = append(wantTxs, tx.id.String())
 	}
 	require.ElementsMatch(t, wantTxs, b.Attrs(t, "table#l1-txs tbody tr[data-tx]", "data-tx"), "the validation's P-chain txs")
-	b.Back(t)
+	require.EqualValues(t, http.StatusOK, b.Back(t))
 	require.Equal(t, inactivePage, b.Location(t))
 	b.RequireClean(t)
 }
@@ -322,15 +321,6 @@ func chainsOfSubnet(t *testing.T, ctx context.Context, subnet ids.ID) []string {
 		}
 	}
 	return out
-}
-
-// avaxText is nAVAX as the explorer writes AVAX: exact, without trailing
-// zeros.
-func avaxText(nAVAX uint64) string {
-	r := new(big.Rat).SetFrac(new(big.Int).SetUint64(nAVAX), big.NewInt(1_000_000_000))
-	s := r.FloatString(9)
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
 }
 
 // explorerShot takes the page's screenshot and logs its size.
