@@ -113,7 +113,7 @@ test: build test-unit test-e2e
 # the spec's error body on every non-2xx reply, valid JSON-RPC from /rpc.
 test-unit:
 	$(GO) test -count=1 ./plugin/... ./vm/... ./indexer/... ./handlers/... \
-		./aggregator/... ./scripts/... ./tests/badpeer/... ./tests/contracts/... ./tests/evmtest/...
+		./aggregator/... ./scripts/... ./tests/badpeer/... ./tests/contracts/... ./tests/evmtest/... ./tests/e2e/harness/
 	$(GO) test -count=1 -run '^$$' -fuzz '^FuzzRouter$$' -fuzztime 15s ./handlers/
 
 # The end-to-end tests against real nodes, one domain per target; test

@@ -94,6 +94,7 @@ func (e *explorerCheck) paging(t *testing.T) {
 	first := b.Attrs(t, "#all-txs tr[data-tx-row]", "data-tx-row")
 	require.Len(t, first, 25, "%s: a full first page of EWOQ's transactions", f.name())
 	t.Logf("%s: EWOQ's address page (25 transactions) is %d bytes", f.name(), len(b.HTML(t)))
+	b.Screenshot(t, "evm-address-history-"+f.chainID())
 	firstURL := b.Location(t)
 	require.EqualValues(t, http.StatusOK, b.Click(t, `a[rel=next]`))
 	b.RequireClean(t)
