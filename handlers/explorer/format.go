@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/avadata/avadata/indexer/evmdata"
 )
 
 // formatFuncs turn the API's values into text for people. Amounts stay
@@ -61,27 +63,7 @@ func units(v any, decimals any) string {
 	if err != nil || d < 0 || d > 255 {
 		return raw
 	}
-	return formatUnits(amount, d)
-}
-
-// formatUnits is units for a big.Int.
-func formatUnits(amount *big.Int, decimals int) string {
-	sign := ""
-	if amount.Sign() < 0 {
-		sign, amount = "-", new(big.Int).Neg(amount)
-	}
-	digits := amount.String()
-	if decimals == 0 {
-		return sign + digits
-	}
-	if len(digits) <= decimals {
-		digits = strings.Repeat("0", decimals-len(digits)+1) + digits
-	}
-	whole, frac := digits[:len(digits)-decimals], strings.TrimRight(digits[len(digits)-decimals:], "0")
-	if frac == "" {
-		return sign + whole
-	}
-	return sign + whole + "." + frac
+	return evmdata.ValueWithDecimals(amount, uint8(d))
 }
 
 // timestamp writes unix seconds as UTC time.

@@ -141,7 +141,7 @@ func (e *activityEvents) transaction(tx *evmdata.Tx, cumulativeGas uint64) (webh
 		ERC721Transfers:          []webhookdata.ERCTransfer{},
 		ERC1155Transfers:         []webhookdata.ERCTransfer{},
 		NetworkToken: &webhookdata.NetworkTokenInfo{
-			TokenDecimals: nativeDecimals, ValueWithDecimals: webhookdata.ValueWithDecimals(tx.Value, nativeDecimals)},
+			TokenDecimals: nativeDecimals, ValueWithDecimals: evmdata.ValueWithDecimals(tx.Value, nativeDecimals)},
 	}
 	if tx.To != nil {
 		t.To = tx.To.Hex()
@@ -204,7 +204,7 @@ func (e *activityEvents) transfer(tx *evmdata.Tx, x *evmdata.TokenTransfer) (web
 			decimals = c.Decimals
 		}
 		token = &webhookdata.ERCToken{Address: x.Token.Hex(), Name: c.Name, Symbol: c.Symbol, Decimals: decimals,
-			ValueWithDecimals: webhookdata.ValueWithDecimals(x.Value, decimals)}
+			ValueWithDecimals: evmdata.ValueWithDecimals(x.Value, decimals)}
 	}
 	switch x.Kind {
 	case evmdata.Erc721:

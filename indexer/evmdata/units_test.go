@@ -1,4 +1,4 @@
-package webhookdata
+package evmdata
 
 import (
 	"math/big"
