@@ -52,6 +52,9 @@ type Backend struct {
 	// Logs reads a transaction's event logs from the node for the
 	// explorer's tx page (the index keeps none); nil shows none.
 	Logs explorer.LogReader
+	// Holders reads an ERC-20 token's parties from the index and their
+	// balances from the node for the explorer's token page; nil shows none.
+	Holders explorer.TokenHolders
 }
 
 // Controller lets operators pause and resume followers over JSON-RPC; it is

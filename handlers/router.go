@@ -111,7 +111,7 @@ func (s *server) routes(ctrl Controller) ([]api.Route, error) {
 
 	// The explorer's pages read through the API's routes (not their own).
 	pages, err := explorer.Routes(s.Core, s.cfg.Explorer, serve.NewRouter(routes),
-		explorer.Readers{Tokens: b.Tokens, Logs: b.Logs})
+		explorer.Readers{Tokens: b.Tokens, Logs: b.Logs, Holders: b.Holders})
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,7 @@ var (
 	_ primary.Reader              = (*store.PrimaryReader)(nil)
 	_ explorer.TokenSearcher      = (*store.Store)(nil)
 	_ explorer.LogReader          = (*VM)(nil)
+	_ explorer.TokenHolders       = tokenHolders{}
 )
 
 func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
@@ -78,6 +79,7 @@ func (vm *VM) newHandler(reg prometheus.Registerer) (*serve.Handler, error) {
 	backend.Webhooks = webhookAPI{Store: vm.store, vm: vm}
 	backend.Tokens = vm.store
 	backend.Logs = vm
+	backend.Holders = tokenHolders{Store: vm.store, VM: vm}
 	return handlers.New(cfg, backend, ctrl, vm.log, reg)
 }
 
@@ -101,6 +103,25 @@ func (vm *VM) TransactionLogs(ctx context.Context, chain netinfo.Chain, hash com
 		return nil, false, err
 	}
 	return ix.TransactionLogs(ctx, chain, hash)
+}
+
+// tokenHolders serves the explorer's ERC-20 holders: the parties from the
+// index, their balances from the node.
+type tokenHolders struct {
+	*store.Store
+	*VM
+}
+
+// TokenParties lists the token's parties from the index.
+func (h tokenHolders) TokenParties(ctx context.Context, chain netinfo.Chain, token common.Address, kind evmdata.ErcType,
+	after *common.Address, limit int,
+) ([]common.Address, error) {
+	return h.Store.TokenParties(ctx, chain, token, kind, after, limit)
+}
+
+// TokenBalancesAt reads the balances from the node.
+func (h tokenHolders) TokenBalancesAt(ctx context.Context, chain netinfo.Chain, height uint64, calls []evmdata.BalanceCall) ([]*big.Int, error) {
+	return h.VM.TokenBalancesAt(ctx, chain, height, calls)
 }
 
 // CurrentValidators reads the primary network's current validators from the

@@ -10,8 +10,8 @@ import (
 // (getContractMetadata) and one page of the list its tab names: its
 // transfers (listTransfers), an NFT collection's holders (the metrics
 // service's listNftHolders) or tokens (listTokens). The API lists no
-// ERC-20 holders, and the page says so rather than derive a list of its
-// own.
+// ERC-20 holders: the page lists the token's parties from the index with
+// their balances from the node (evm_token_holders.go).
 type evmTokenData struct {
 	Chain    object
 	Contract object
@@ -19,6 +19,8 @@ type evmTokenData struct {
 	// List is the reply of the tab's listing; nil on an ERC-20's holders
 	// tab.
 	List object
+	// Holders is an ERC-20's holders tab.
+	Holders evmTokenHolders
 }
 
 // IsNFT says whether the token is an NFT collection (ERC-721, ERC-1155).
@@ -59,6 +61,11 @@ func (s *server) serveEVMToken(r *http.Request, req *request) (view, error) {
 	case tab == "transfers":
 		list = evmChainCall(q, chainID, "tokens", address, "transfers")
 	case !data.IsNFT():
+		after, err := parseHoldersPage(req.Query.Get("page"))
+		if err != nil {
+			return view{}, err
+		}
+		data.Holders = s.readTokenHolders(r.Context(), chainID, address, data.Contract["decimals"], after)
 		return view{Template: "evm_token", Title: evmTitle(chain, tokenTitle(data.Contract)), Data: data}, nil
 	case tab == "holders":
 		list = call(q, "metrics", "v2", "chains", str(chain["chainId"]), "contracts", address, "nfts:listHolders")

@@ -41,11 +41,13 @@ type LogReader interface {
 	TransactionLogs(ctx context.Context, chain netinfo.Chain, hash common.Hash) ([]evmdata.Log, bool, error)
 }
 
-// Readers are what the pages read besides the API; either may be nil (the
-// search then finds no token names; the tx page says it cannot show logs).
+// Readers are what the pages read besides the API; any may be nil (the
+// search then finds no token names; the tx page says it cannot show logs;
+// the token page says it cannot show an ERC-20's holders).
 type Readers struct {
-	Tokens TokenSearcher
-	Logs   LogReader
+	Tokens  TokenSearcher
+	Logs    LogReader
+	Holders TokenHolders
 }
 
 // server serves the pages.
@@ -56,6 +58,7 @@ type server struct {
 	apiRoutes http.Handler
 	tokens    TokenSearcher
 	logs      LogReader
+	holders   TokenHolders
 	events    eventTable
 	pages     pageTemplates
 }
@@ -68,7 +71,7 @@ func Routes(core *api.Core, cfg Config, apiRoutes http.Handler, readers Readers)
 		return nil, fmt.Errorf("parsing the explorer's templates: %w", err)
 	}
 	s := &server{Core: core, cfg: cfg, apiRoutes: apiRoutes, tokens: readers.Tokens, logs: readers.Logs,
-		events: newEventTable(), pages: pages}
+		holders: readers.Holders, events: newEventTable(), pages: pages}
 	var routes []api.Route
 	for _, p := range s.pageTable() {
 		routes = append(routes, api.Route{

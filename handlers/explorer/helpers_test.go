@@ -47,7 +47,14 @@ func newTestExplorer(t *testing.T, cfg Config, apiRoutes http.Handler, tokens To
 // newTestExplorerWith is newTestExplorer with every reader given.
 func newTestExplorerWith(t *testing.T, cfg Config, apiRoutes http.Handler, readers Readers) http.Handler {
 	t.Helper()
-	routes, err := Routes(handlertest.NewCore(handlertest.NewFakes()), cfg, apiRoutes, readers)
+	return newTestExplorerOn(t, handlertest.NewFakes(), cfg, apiRoutes, readers)
+}
+
+// newTestExplorerOn is newTestExplorerWith on the given node fakes (its
+// followers' heights).
+func newTestExplorerOn(t *testing.T, node *handlertest.Fakes, cfg Config, apiRoutes http.Handler, readers Readers) http.Handler {
+	t.Helper()
+	routes, err := Routes(handlertest.NewCore(node), cfg, apiRoutes, readers)
 	require.NoError(t, err)
 	// The API's own router, in the order it takes routes in, so the page
 	// routes meet the catch-all as they do on the node.

@@ -55,6 +55,11 @@ func addrTokenPrefix(chain netinfo.Chain, addr common.Address) key {
 	return newKey(tagAddrTok, chain).addr(addr)
 }
 
+// tokenPartyPrefix is the 0x9F prefix of the addresses with transfers of token.
+func tokenPartyPrefix(chain netinfo.Chain, token common.Address) key {
+	return newKey(tagTokAddr, chain).addr(token)
+}
+
 // deployerPrefix is the 0x97 prefix of the contracts deployer made.
 func deployerPrefix(chain netinfo.Chain, deployer common.Address) key {
 	return newKey(tagDeployBy, chain).addr(deployer)
@@ -66,7 +71,7 @@ func blockHashKey(chain netinfo.Chain, hash common.Hash) []byte {
 
 // writeTransferActivity writes the rows of a token transfer for its sender
 // and receiver (the zero address of a mint or burn has none): the typed
-// history row and the address-token row.
+// history row and the address-token row and its reverse.
 func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmdata.TokenTransfer) error {
 	kind, ok := activityKind(t.Kind)
 	if !ok {
@@ -82,6 +87,9 @@ func (w *EVMWriter) writeTransferActivity(txn *blockTxn, height uint64, t *evmda
 			continue // the same row (a sender's transfers of one token)
 		}
 		if err := setNewest(txn, wholeKey(42, tagAddrTok, w.chain).addr(a).addr(t.Token), []byte{byte(t.Kind)}); err != nil {
+			return err
+		}
+		if err := setNewest(txn, wholeKey(42, tagTokAddr, w.chain).addr(t.Token).addr(a), []byte{byte(t.Kind)}); err != nil {
 			return err
 		}
 	}

@@ -193,6 +193,7 @@ import (
 //	                                                         addresses active since an hour are a keys-only count
 //	0x9E  emtot | chain                                      the chain's running totals after the last block counted
 //	                                                         (height, time, txs, addresses, contracts, deployers)
+//	0x9F  etokaddr | chain | token(20) | addr(20)            kind(1): 0x96 reversed (the token's parties); none for blocks indexed before it
 //	0xB0  xjob | jobID(16)                                   export job record (exportjob.go): the job's signed
 //	                                                         operation ID, state, progress, result size, times
 //	0xB1  xpart | jobID(16) | part(4)                        one part of the job's CSV result, in order
@@ -321,6 +322,7 @@ const (
 	tagELast    byte = 0x9C
 	tagELastH   byte = 0x9D
 	tagEMTotals byte = 0x9E
+	tagTokAddr  byte = 0x9F
 	tagXJob     byte = 0xB0
 	tagXPart    byte = 0xB1
 	tagHook     byte = 0xB2

@@ -40,6 +40,7 @@ func TestEVMExplorerPages(t *testing.T) {
 			e := &explorerCheck{f: f, b: b, ctx: ctx, root: env.Base(t) + "/explorer/evm/" + f.chainID()}
 			e.chainPage(t)
 			e.blockTxAddressToken(t)
+			e.erc20Holders(t)
 			e.transfersAndInternals(t)
 			e.nftCollection(t)
 			e.paging(t)
