@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ava-labs/avalanchego/utils/crypto/secp256k1"
 	"github.com/ava-labs/libevm/common"
@@ -132,7 +133,18 @@ func (e *explorerCheck) hostileToken(t *testing.T) {
 	waitEVMIndexed(t, e.ctx, f.chain.BlockchainID.String(), rs[1].BlockNumber)
 	f.waitTokenMetadata(t, e.ctx, sent.Contract, "ERC-20")
 
-	e.open(t, "/token/"+sent.Contract.Hex())
+	// The transfers' token objects take the metadata a moment after the
+	// contract's own record has it (the describer writes it after the
+	// block): the page is opened again until they do, within a bound.
+	described := time.Now()
+	for {
+		e.open(t, "/token/"+sent.Contract.Hex())
+		if b.Text(t, ".erc20-transfers a.token") == hostileTokenSymbol || time.Since(described) > 15*time.Second {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("%s: the hostile token's transfers named it %s after its metadata", f.name(), time.Since(described).Round(time.Millisecond))
 	require.Equal(t, hostileTokenName, b.Text(t, "#token-name"))
 	require.Equal(t, hostileTokenSymbol, b.Text(t, "#token-symbol"))
 	require.Equal(t, hostileTokenSymbol, b.Text(t, ".erc20-transfers a.token"))
