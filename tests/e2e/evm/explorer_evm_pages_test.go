@@ -133,9 +133,10 @@ func (e *explorerCheck) hostileToken(t *testing.T) {
 	waitEVMIndexed(t, e.ctx, f.chain.BlockchainID.String(), rs[1].BlockNumber)
 	f.waitTokenMetadata(t, e.ctx, sent.Contract, "ERC-20")
 
-	// The transfers' token objects take the metadata a moment after the
-	// contract's own record has it (the describer writes it after the
-	// block): the page is opened again until they do, within a bound.
+	// Once the contract's record has its metadata, a transfer listing read
+	// at once has been seen still naming the token by its address: the
+	// page is read again until the transfers name it, within a bound, and
+	// the wait is logged.
 	described := time.Now()
 	for {
 		e.open(t, "/token/"+sent.Contract.Hex())
