@@ -5,8 +5,10 @@
 // Pages read through the API itself: each page handler asks the API's own
 // routes, in process (apiclient.go), for the replies a client of the API
 // would get, and renders them with html/template. So a page shows exactly
-// what the API answers, the API's validation and errors apply to every
-// page, and the explorer holds no reader of its own but the token search.
+// what the API answers, and the API's validation and errors apply to every
+// page. The explorer reads only what no API operation answers (Readers):
+// tokens by name for the search, a transaction's logs from the node, and
+// an ERC-20's holders.
 //
 // Everything a page needs is in the plugin's binary: the templates and one
 // style sheet (static/). Pages run no script: charts are SVG drawn on the
@@ -26,5 +28,6 @@
 //	/static/{file}                           the style sheet
 //	/evm/{chainId}/...                       EVM chains: block, tx, address, token, nft
 //	/{p-chain|x-chain|c-chain}/...           primary network: block, tx, address, asset, vertex
-//	/validators, /subnets, /l1-validators    staking and L1s
+//	/validators, /subnets, /blockchains,     staking, subnets, blockchains and L1 validators
+//	/l1-validators
 package explorer
