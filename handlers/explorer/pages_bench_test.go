@@ -408,9 +408,8 @@ func newHandler(b *testing.B, st *store.Store, top uint64) http.Handler {
 	state := synthetic.NewState()
 	backend := handlers.Backend{Node: fakes, Metrics: st, EVM: st, EVMState: state,
 		Primary: primary, Staking: primary, Platform: fakes.Platform, Vertices: st, Logs: state}
-	if tokens, ok := any(st).(explorer.TokenSearcher); ok { // the token-name search, where this build has it
-		backend.Tokens = tokens
-	}
+	backend.Tokens = st
+	backend.Holders = benchHolders{Store: st, State: state}
 	cfg := handlers.Config{Config: handlertest.Config()}
 	cfg.Rates = limits.Rates{AnonymousRPS: 1e9, AnonymousBurst: 1e9, KeyRPS: 1e9, KeyBurst: 1e9}
 	h, err := handlers.New(cfg, backend, nil, nil, prometheus.NewRegistry())
@@ -418,4 +417,11 @@ func newHandler(b *testing.B, st *store.Store, top uint64) http.Handler {
 		b.Fatal(err)
 	}
 	return h
+}
+
+// benchHolders answers an ERC-20's holders as the VM does: the parties from
+// the store, their balances from the (synthetic) node state.
+type benchHolders struct {
+	*store.Store
+	synthetic.State
 }
