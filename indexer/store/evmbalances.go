@@ -23,22 +23,38 @@ import (
 func (s *Store) TokensOf(ctx context.Context, chain netinfo.Chain, addr common.Address, kind evmdata.ErcType,
 	after *common.Address, limit int,
 ) ([]common.Address, error) {
-	prefix := addrTokenPrefix(chain, addr)
+	out, err := s.addressesOfKind(ctx, addrTokenPrefix(chain, addr), kind, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s tokens of %s: %w", chain, addr, err)
+	}
+	return out, nil
+}
+
+// addressesOfKind lists, after the given one, the addresses that end the
+// keys below prefix whose one-byte value is kind, up to limit: the rows of
+// 0x96 (an address's tokens) and 0x9F (a token's parties), which have the
+// same shape.
+func (s *Store) addressesOfKind(ctx context.Context, prefix key, kind evmdata.ErcType, after *common.Address,
+	limit int,
+) ([]common.Address, error) {
 	lo := []byte(prefix)
 	if after != nil {
-		lo = successor(addrTokenPrefix(chain, addr).addr(*after))
+		lo = successor(prefix.addr(*after))
 	}
 	var out []common.Address
+	if limit <= 0 {
+		return out, nil
+	}
 	err := s.read(ctx, func(txn *badger.Txn) error {
 		return scanRange(ctx, txn, prefix, lo, nil, false, func(item *badger.Item) (bool, error) {
 			k := item.Key()
 			if len(k) != len(prefix)+common.AddressLength {
-				return false, fmt.Errorf("address-token key of %d bytes", len(k))
+				return false, fmt.Errorf("key of %d bytes below %x", len(k), []byte(prefix[:1]))
 			}
 			var rowKind byte
 			if err := item.Value(func(v []byte) error {
 				if len(v) != 1 {
-					return fmt.Errorf("address-token row of %d bytes", len(v))
+					return fmt.Errorf("row of %d bytes below %x", len(v), []byte(prefix[:1]))
 				}
 				rowKind = v[0]
 				return nil
@@ -51,10 +67,7 @@ func (s *Store) TokensOf(ctx context.Context, chain netinfo.Chain, addr common.A
 			return len(out) < limit, nil
 		})
 	})
-	if err != nil {
-		return nil, fmt.Errorf("listing %s tokens of %s: %w", chain, addr, err)
-	}
-	return out, nil
+	return out, err
 }
 
 // NFTCandidates lists, by contract then token id and after the given

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ava-labs/libevm/common"
-	"github.com/dgraph-io/badger/v4"
 
 	"github.com/avadata/avadata/indexer/evmdata"
 	"github.com/avadata/avadata/indexer/netinfo"
@@ -22,37 +21,7 @@ import (
 func (s *Store) TokenParties(ctx context.Context, chain netinfo.Chain, token common.Address, kind evmdata.ErcType,
 	after *common.Address, limit int,
 ) ([]common.Address, error) {
-	prefix := tokenPartyPrefix(chain, token)
-	lo := []byte(prefix)
-	if after != nil {
-		lo = successor(tokenPartyPrefix(chain, token).addr(*after))
-	}
-	var out []common.Address
-	if limit <= 0 {
-		return out, nil
-	}
-	err := s.read(ctx, func(txn *badger.Txn) error {
-		return scanRange(ctx, txn, prefix, lo, nil, false, func(item *badger.Item) (bool, error) {
-			k := item.Key()
-			if len(k) != len(prefix)+common.AddressLength {
-				return false, fmt.Errorf("token-party key of %d bytes", len(k))
-			}
-			var rowKind byte
-			if err := item.Value(func(v []byte) error {
-				if len(v) != 1 {
-					return fmt.Errorf("token-party row of %d bytes", len(v))
-				}
-				rowKind = v[0]
-				return nil
-			}); err != nil {
-				return false, err
-			}
-			if evmdata.ErcType(rowKind) == kind {
-				out = append(out, common.BytesToAddress(k[len(prefix):]))
-			}
-			return len(out) < limit, nil
-		})
-	})
+	out, err := s.addressesOfKind(ctx, tokenPartyPrefix(chain, token), kind, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s parties of token %s: %w", chain, token, err)
 	}
